@@ -1,0 +1,113 @@
+package serverbench.benchmarks
+
+import org.openjdk.jmh.annotations.BenchmarkMode
+import org.openjdk.jmh.annotations.Fork
+import org.openjdk.jmh.annotations.Level
+import org.openjdk.jmh.annotations.Measurement
+import org.openjdk.jmh.annotations.Mode
+import org.openjdk.jmh.annotations.OutputTimeUnit
+import org.openjdk.jmh.annotations.Param
+import org.openjdk.jmh.annotations.Scope
+import org.openjdk.jmh.annotations.Setup
+import org.openjdk.jmh.annotations.State
+import org.openjdk.jmh.annotations.TearDown
+import org.openjdk.jmh.annotations.Threads
+import org.openjdk.jmh.annotations.Warmup
+import org.openjdk.jmh.infra.BenchmarkParams
+import serverbench.client.ClientSettings
+import serverbench.client.LoadClient
+import serverbench.client.Request
+import serverbench.fixture.ServerFixture
+import serverbench.fixture.ServerKind
+import serverbench.jmh.ClientReports
+import java.util.concurrent.TimeUnit
+
+/**
+ * Base of every HTTP benchmark: a real server in this JVM, driven over real sockets by a closed-loop client.
+ *
+ * One operation = one successful, validated HTTP request, so the JMH score (ops/s) is successful requests per second.
+ * Failed requests never count; any failure beyond the tolerance fails the benchmark (see [LoadClient]).
+ *
+ * Per trial: start the server (`-p server`), send one validated request to the endpoint under test, open
+ * `-p concurrency` connections. Per iteration: reset the client's histogram and counters, and publish them at the end
+ * for [serverbench.jmh.LoadMetricsProfiler]. A subclass maps each `@Benchmark` method name to its [Request] in
+ * [request] (a `when` ending in `error("Unknown …")`), and each method body is just [call].
+ *
+ * Defaults, chosen for a 2-core machine where client and server share the cores:
+ * - 5 × 5 s warmup: the server's JIT needs about 20 s under load before throughput is steady (measured here: Netty
+ *   /noop/hello reached ~20 % of its steady rate after 8 s of in-fork warmup, and its steady rate after 20 s).
+ * - 5 × 5 s measurement, 1 fork: each fork costs a server start (~2 s) plus the warmup; the README explains when to
+ *   use `-f 3` (comparisons that need run-to-run variance, e.g. PR before/after).
+ * - Fixed 2 GB heap and G1, so heap sizing never differs between runs; override with `-jvmArgs`.
+ * - `@Threads(1)`: the client is one event loop on the benchmark thread; load is set by `-p concurrency`.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Threads(1)
+@Fork(value = 1, jvmArgs = ["-Xms2g", "-Xmx2g", "-XX:+UseG1GC"])
+@Warmup(iterations = 5, time = 5, timeUnit = TimeUnit.SECONDS)
+@Measurement(iterations = 5, time = 5, timeUnit = TimeUnit.SECONDS)
+abstract class HttpBenchmark {
+
+    /** The stack under test: `tomcat` (Spring MVC) or `netty` (Spring WebFlux). */
+    @Param("netty", "tomcat")
+    var server: String = ""
+
+    /** Connections, each with one request in flight (closed loop, like `wrk -c`). */
+    @Param("64")
+    var concurrency: Int = 0
+
+    private var fixture: ServerFixture? = null
+    private var client: LoadClient? = null
+
+    /** The request that the benchmark method named [variant] sends, and the body it must get back. */
+    protected abstract fun request(variant: String): Request
+
+    /** Client settings; the self-check benchmarks shorten the timeout. */
+    protected open fun clientSettings(): ClientSettings = ClientSettings.fromSystemProperties()
+
+    @Setup(Level.Trial)
+    fun startServerAndClient(params: BenchmarkParams) {
+        val kind = ServerKind.of(server)
+        require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
+        val variant = params.benchmark.substringAfterLast('.')
+        val request = request(variant)
+        val started = System.nanoTime()
+        val settings = clientSettings()
+        val fixture = ServerFixture.start(kind).also { this.fixture = it }
+        fixture.verify(request, settings)
+        val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
+        client = LoadClient(fixture.address, concurrency, request, settings).also { it.start() }
+        println("\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, first " +
+            "validated response at $ready ms; $concurrency connections (${client!!.transport.name}) -> $request")
+    }
+
+    @Setup(Level.Iteration)
+    fun beginIteration() {
+        client!!.beginIteration()
+    }
+
+    @TearDown(Level.Iteration)
+    fun endIteration() {
+        ClientReports.publish(client!!.endIteration())
+    }
+
+    @TearDown(Level.Trial)
+    fun stopClientAndServer() {
+        try {
+            client?.close()
+        } finally {
+            client = null
+            fixture?.close()
+            fixture = null
+        }
+    }
+
+    /** One successful request (the whole body of every `@Benchmark` method). */
+    protected fun call() {
+        client!!.next()
+    }
+
+    protected fun unknown(variant: String): Nothing = error("Unknown variant '$variant' in ${javaClass.simpleName}")
+}

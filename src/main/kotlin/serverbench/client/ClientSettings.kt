@@ -1,0 +1,38 @@
+package serverbench.client
+
+import java.time.Duration
+
+/**
+ * Client knobs that are not benchmark parameters (they would add a column to every result table): a user sets them as
+ * system properties, e.g. `java -Dserverbench.maxErrors=10 -jar target/benchmarks.jar ...`; the launcher forwards
+ * every `serverbench.*` property to the forked JVMs.
+ */
+data class ClientSettings(
+    /** A request without a complete response after this long is a timeout failure (and its connection is replaced). */
+    val timeout: Duration = Duration.ofSeconds(30),
+    /** Failed requests a trial tolerates before the benchmark fails; 0 = the first failure fails it. */
+    val maxErrors: Long = 0,
+    val connectTimeout: Duration = Duration.ofSeconds(10),
+) {
+    init {
+        require(!timeout.isNegative && !timeout.isZero) { "timeout must be positive, was $timeout" }
+        require(maxErrors >= 0) { "maxErrors must be >= 0, was $maxErrors" }
+    }
+
+    companion object {
+        const val TIMEOUT_PROPERTY = "serverbench.timeoutMs"
+        const val MAX_ERRORS_PROPERTY = "serverbench.maxErrors"
+
+        fun fromSystemProperties(): ClientSettings = ClientSettings(
+            timeout = Duration.ofMillis(positiveLong(TIMEOUT_PROPERTY, 30_000, min = 1)),
+            maxErrors = positiveLong(MAX_ERRORS_PROPERTY, 0, min = 0),
+        )
+
+        private fun positiveLong(name: String, default: Long, min: Long): Long {
+            val raw = System.getProperty(name) ?: return default
+            val value = raw.trim().toLongOrNull()
+            require(value != null && value >= min) { "-D$name must be an integer >= $min, was '$raw'" }
+            return value
+        }
+    }
+}

@@ -1,0 +1,387 @@
+package serverbench.client
+
+import io.netty.bootstrap.Bootstrap
+import io.netty.buffer.ByteBuf
+import io.netty.buffer.ByteBufUtil
+import io.netty.buffer.Unpooled
+import io.netty.channel.Channel
+import io.netty.channel.ChannelHandlerContext
+import io.netty.channel.ChannelInboundHandlerAdapter
+import io.netty.channel.ChannelInitializer
+import io.netty.channel.ChannelOption
+import io.netty.channel.ManualIoEventLoop
+import io.netty.handler.codec.http.HttpContent
+import io.netty.handler.codec.http.HttpObject
+import io.netty.handler.codec.http.HttpResponse
+import io.netty.handler.codec.http.HttpResponseDecoder
+import io.netty.handler.codec.http.HttpUtil
+import io.netty.handler.codec.http.LastHttpContent
+import io.netty.util.ReferenceCountUtil
+import org.HdrHistogram.Histogram
+import java.lang.management.ManagementFactory
+import java.net.InetSocketAddress
+import java.nio.charset.StandardCharsets
+import java.util.concurrent.TimeUnit
+
+/**
+ * A closed-loop HTTP/1.1 load generator shaped like `wrk -c N`: exactly [connections] keep-alive connections, each
+ * with one request in flight; a connection sends its next request the moment the previous response is complete.
+ *
+ * Why it is built this way:
+ * - **Driven by the caller's thread.** The Netty event loop is a [ManualIoEventLoop] owned by the thread that
+ *   creates the client (the JMH benchmark thread) and runs only inside [next]. One [next] returns exactly one
+ *   successful, validated response, so JMH's own operation count *is* the count of successful requests, and there is
+ *   no hand-off between an I/O thread and the benchmark thread (a park/unpark per request would cost more CPU than
+ *   the request itself). The client never runs on the server's threads.
+ * - **Cheap per request.** Requests are encoded once; the hot path writes a view of the same bytes, parses
+ *   the response with Netty's HTTP decoder, compares the body bytes, and records one latency value.
+ * - **Every request is measured.** Latency runs from the write of the request to the last byte of the response and
+ *   goes into an HdrHistogram (µs, 3 significant digits): every response, none sampled. This is closed-loop
+ *   latency: when the server stalls, this client stops sending, so it shows the stall only in the requests that
+ *   were in flight (see README, "closed loop").
+ * - **Every failure is counted by kind** ([FailureKind]); when the trial's count exceeds [ClientSettings.maxErrors],
+ *   [next] throws [LoadFailure] and JMH fails the benchmark.
+ *
+ * Not thread-safe: create, [start], [next], [beginIteration], [endIteration] and [close] from one thread.
+ */
+class LoadClient(
+    private val address: InetSocketAddress,
+    val connections: Int,
+    val request: Request,
+    private val settings: ClientSettings = ClientSettings.fromSystemProperties(),
+) : AutoCloseable {
+
+    init {
+        require(connections >= 1) { "connections must be >= 1, was $connections" }
+        require(address.address?.isLoopbackAddress == true) { "load goes to loopback only, not to $address" }
+    }
+
+    private val owner: Thread = Thread.currentThread()
+    val transport: Transport = Transport.current
+    private val loop = ManualIoEventLoop(owner, transport.ioHandlerFactory())
+    private val requestBytes: ByteBuf = request.encode(address.hostString, address.port)
+    private val expectedBody: ByteBuf = Unpooled.wrappedBuffer(request.expected)
+    private val timeoutNanos = settings.timeout.toNanos()
+    private val scanIntervalNanos = (timeoutNanos / 10).coerceIn(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(100))
+    private val stallNanos = 2 * timeoutNanos
+    private val bootstrap = Bootstrap()
+        .group(loop)
+        .channel(transport.channelClass)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.connectTimeout.toMillis().toInt())
+    private val slots = arrayOfNulls<Connection>(connections)
+    private val threadMx = ManagementFactory.getThreadMXBean()
+
+    private var active = 0
+    private var closing = false
+    /** Successful responses already read but not yet returned by [next]. */
+    private var pending = 0
+    private var lastSuccessAt = System.nanoTime()
+    private var nextScanAt = lastSuccessAt + scanIntervalNanos
+    /** Requests still allowed to be sent; bounded only for probes. */
+    private var remainingRequests = Long.MAX_VALUE
+
+    /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */
+    val trialFailures = FailureCounts()
+
+    // Per-iteration figures, reset by beginIteration().
+    private val latencyMicros = Histogram(HIGHEST_TRACKABLE_MICROS, 3)
+    private val iterationFailures = FailureCounts()
+    private var iterationSuccesses = 0L
+    private var iterationReconnects = 0L
+    private var iterationCpuStart = 0L
+    private var iterationWallStart = 0L
+
+    /** Opens every connection and sends the first request on each; returns when all are connected. */
+    fun start() {
+        checkOwner()
+        for (slot in slots.indices) connect(slot)
+        val deadline = System.nanoTime() + settings.connectTimeout.toNanos() + SECOND_NANOS
+        while (active < connections) {
+            failIfOverLimit()
+            if (System.nanoTime() - deadline > 0) {
+                throw LoadFailure("only $active of $connections connections to $address opened within ${settings.connectTimeout.seconds} s")
+            }
+            loop.run(scanIntervalNanos)
+        }
+        lastSuccessAt = System.nanoTime()
+    }
+
+    /**
+     * Returns when one more request has completed successfully, running the client's event loop as long as needed.
+     * Throws [LoadFailure] when failures exceed the tolerance, when nothing succeeds for twice the timeout, or when
+     * the thread is interrupted (JMH's own timeout).
+     */
+    fun next() {
+        if (pending > 0) {
+            pending--
+            return
+        }
+        awaitSuccess()
+    }
+
+    private fun awaitSuccess() {
+        checkOwner()
+        while (true) {
+            failIfOverLimit()
+            if (pending > 0) {
+                pending--
+                return
+            }
+            val now = System.nanoTime()
+            if (now - nextScanAt >= 0) {
+                expireTimedOut(now)
+                nextScanAt = now + scanIntervalNanos
+                continue
+            }
+            if (now - lastSuccessAt > stallNanos) {
+                throw LoadFailure("no successful response from $request for ${TimeUnit.NANOSECONDS.toSeconds(now - lastSuccessAt)} s " +
+                    "(${trialFailures.total} failed requests: ${trialFailures.summary().ifEmpty { "none" }})")
+            }
+            if (Thread.interrupted()) throw LoadFailure("interrupted while waiting for $request (JMH timeout?)")
+            loop.run(nextScanAt - now)
+        }
+    }
+
+    /** One validated request on one connection, for checking an endpoint before load starts. */
+    fun probe() {
+        remainingRequests = 1
+        start()
+        next()
+    }
+
+    fun beginIteration() {
+        checkOwner()
+        latencyMicros.reset()
+        iterationFailures.reset()
+        iterationSuccesses = 0
+        iterationReconnects = 0
+        iterationWallStart = System.nanoTime()
+        iterationCpuStart = threadMx.currentThreadCpuTime
+        lastSuccessAt = iterationWallStart
+    }
+
+    fun endIteration(): ClientReport {
+        checkOwner()
+        return ClientReport(
+            latencyMicros = latencyMicros.copy(),
+            successes = iterationSuccesses,
+            failures = iterationFailures.copy(),
+            reconnects = iterationReconnects,
+            clientCpuNanos = threadMx.currentThreadCpuTime - iterationCpuStart,
+            wallNanos = System.nanoTime() - iterationWallStart,
+        )
+    }
+
+    override fun close() {
+        if (closing) return
+        closing = true
+        for (c in slots) c?.channel?.close()
+        loop.shutdownGracefully(0, 0, TimeUnit.SECONDS)
+        if (Thread.currentThread() === owner) {
+            val deadline = System.nanoTime() + 5 * SECOND_NANOS
+            while (!loop.isTerminated && System.nanoTime() - deadline < 0) loop.run(TimeUnit.MILLISECONDS.toNanos(10))
+        }
+    }
+
+    private fun checkOwner() {
+        check(Thread.currentThread() === owner) {
+            "the load client is driven by the thread that created it (${owner.name}), not ${Thread.currentThread().name}"
+        }
+    }
+
+    private fun failIfOverLimit() {
+        if (trialFailures.total > settings.maxErrors) throw LoadFailure(failureMessage())
+    }
+
+    private fun failureMessage(): String {
+        val tolerance = if (settings.maxErrors == 0L) "" else " (tolerated: ${settings.maxErrors})"
+        return "${trialFailures.total} failed requests$tolerance: ${trialFailures.summary()}; first: ${trialFailures.first}" +
+            if (settings.maxErrors == 0L) " [to tolerate failures: -D${ClientSettings.MAX_ERRORS_PROPERTY}=N]" else ""
+    }
+
+    private fun failed(kind: FailureKind, detail: String) {
+        val text = "$request on $address: $detail"
+        trialFailures.add(kind, text)
+        iterationFailures.add(kind, text)
+    }
+
+    private fun succeeded(latencyNanos: Long) {
+        latencyMicros.recordValue((latencyNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
+        iterationSuccesses++
+        pending++
+    }
+
+    private fun expireTimedOut(now: Long) {
+        for (c in slots) {
+            if (c != null && c.inFlight && now - c.sentAt > timeoutNanos) {
+                c.inFlight = false
+                c.counted = true
+                failed(FailureKind.TIMEOUT, "no complete response within ${settings.timeout.toMillis()} ms")
+                c.channel?.close()
+            }
+        }
+    }
+
+    private fun connect(slot: Int) {
+        val connection = Connection(slot)
+        slots[slot] = connection
+        bootstrap.clone()
+            .handler(object : ChannelInitializer<Channel>() {
+                override fun initChannel(ch: Channel) {
+                    ch.pipeline().addLast(HttpResponseDecoder(), connection)
+                }
+            })
+            .connect(address)
+            .addListener { f ->
+                if (!f.isSuccess && !closing) {
+                    failed(FailureKind.IO_ERROR, "connect failed: ${f.cause()}")
+                    // Retry later, not at once: a dead server would otherwise turn this into a busy loop.
+                    loop.schedule({ if (!closing) connect(slot) }, RECONNECT_DELAY_MILLIS, TimeUnit.MILLISECONDS)
+                }
+            }
+    }
+
+    /** One connection: at most one request in flight; a new instance per (re)connect. */
+    private inner class Connection(private val slot: Int) : ChannelInboundHandlerAdapter() {
+        var channel: Channel? = null
+        var sentAt = 0L
+        var inFlight = false
+        /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
+        var counted = false
+        private var status = 0
+        private var keepAlive = true
+        private var bodyLength = 0
+        private var bodyMatches = true
+        private var bodySample: String? = null
+
+        override fun channelActive(ctx: ChannelHandlerContext) {
+            channel = ctx.channel()
+            active++
+            send()
+        }
+
+        fun send() {
+            if (closing || remainingRequests <= 0) return
+            remainingRequests--
+            status = 0
+            bodyLength = 0
+            bodyMatches = true
+            bodySample = null
+            counted = false
+            inFlight = true
+            sentAt = System.nanoTime()
+            val ch = channel!!
+            ch.writeAndFlush(requestBytes.duplicate(), ch.voidPromise())
+        }
+
+        override fun channelRead(ctx: ChannelHandlerContext, msg: Any) {
+            try {
+                if (msg is HttpObject && msg.decoderResult().isFailure) {
+                    malformed(ctx, msg.decoderResult().cause())
+                    return
+                }
+                if (!inFlight) return // the rest of a response we already gave up on
+                if (msg is HttpResponse) {
+                    status = msg.status().code()
+                    keepAlive = HttpUtil.isKeepAlive(msg)
+                }
+                if (msg is HttpContent) {
+                    body(msg.content())
+                    if (msg is LastHttpContent) complete(ctx)
+                }
+            } finally {
+                ReferenceCountUtil.release(msg)
+            }
+        }
+
+        private fun body(content: ByteBuf) {
+            val n = content.readableBytes()
+            if (n == 0) return
+            if (bodyMatches && (bodyLength + n > expectedBody.capacity() ||
+                    !ByteBufUtil.equals(content, content.readerIndex(), expectedBody, bodyLength, n))) {
+                bodyMatches = false
+            }
+            if (bodySample == null && (!bodyMatches || status !in 200..299)) {
+                bodySample = content.toString(content.readerIndex(), minOf(n, SAMPLE_BYTES), StandardCharsets.UTF_8)
+            }
+            bodyLength += n
+        }
+
+        private fun complete(ctx: ChannelHandlerContext) {
+            val now = System.nanoTime()
+            inFlight = false
+            when {
+                status !in 200..299 ->
+                    failed(FailureKind.NON_2XX, "HTTP $status${bodySample?.let { " \"${oneLine(it)}\"" } ?: ""}")
+                !bodyMatches || bodyLength != expectedBody.capacity() ->
+                    failed(FailureKind.INVALID_BODY, "body \"${oneLine(bodySample ?: "")}\" ($bodyLength bytes), " +
+                        "expected \"${oneLine(request.expectedBody)}\"")
+                else -> {
+                    succeeded(now - sentAt)
+                    lastSuccessAt = now
+                }
+            }
+            if (keepAlive) {
+                send()
+            } else {
+                // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
+                iterationReconnects++
+                ctx.close()
+            }
+        }
+
+        private fun malformed(ctx: ChannelHandlerContext, cause: Throwable?) {
+            if (inFlight && !counted) {
+                counted = true
+                inFlight = false
+                failed(FailureKind.INVALID_BODY, "malformed HTTP response: $cause")
+            }
+            ctx.close()
+        }
+
+        override fun channelInactive(ctx: ChannelHandlerContext) {
+            active--
+            if (closing) return
+            if (inFlight && !counted) {
+                counted = true
+                val ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt)
+                failed(FailureKind.CLOSED, "connection closed by the server before the response was complete ($ms ms after the request)")
+            }
+            inFlight = false
+            connect(slot)
+        }
+
+        override fun exceptionCaught(ctx: ChannelHandlerContext, cause: Throwable) {
+            if (inFlight && !counted) {
+                counted = true
+                inFlight = false
+                failed(FailureKind.IO_ERROR, cause.toString())
+            }
+            ctx.close()
+        }
+    }
+
+    companion object {
+        /** One hour: far beyond any timeout, so no recorded value is ever clamped. */
+        val HIGHEST_TRACKABLE_MICROS: Long = TimeUnit.HOURS.toMicros(1)
+        private const val SECOND_NANOS = 1_000_000_000L
+        private const val RECONNECT_DELAY_MILLIS = 10L
+        private const val SAMPLE_BYTES = 80
+
+        private fun oneLine(s: String): String {
+            val flat = s.replace(Regex("\\s+"), " ").trim()
+            return if (flat.length > SAMPLE_BYTES) flat.take(SAMPLE_BYTES) + "…" else flat
+        }
+    }
+}
+
+/** What the client measured in one iteration. */
+class ClientReport(
+    val latencyMicros: Histogram,
+    val successes: Long,
+    val failures: FailureCounts,
+    val reconnects: Long,
+    val clientCpuNanos: Long,
+    val wallNanos: Long,
+)

@@ -1,0 +1,29 @@
+package serverbench.client
+
+import io.netty.buffer.ByteBuf
+import io.netty.buffer.Unpooled
+import java.nio.charset.StandardCharsets
+
+/**
+ * One request the client repeats, and the only answer it accepts: status 2xx and a body equal to [expectedBody].
+ * Validation compares bytes, so it costs a memcmp per response, not a parse.
+ */
+class Request(val path: String, val expectedBody: String) {
+    init {
+        require(path.startsWith("/")) { "request path must start with '/': $path" }
+    }
+
+    val expected: ByteArray = expectedBody.toByteArray(StandardCharsets.UTF_8)
+
+    /**
+     * The request bytes, encoded once per client: the hot path writes a duplicate (a view) of this buffer and never
+     * formats or allocates a request.
+     */
+    internal fun encode(host: String, port: Int): ByteBuf {
+        val text = "GET $path HTTP/1.1\r\nHost: $host:$port\r\n\r\n"
+        val bytes = text.toByteArray(StandardCharsets.US_ASCII)
+        return Unpooled.unreleasableBuffer(Unpooled.directBuffer(bytes.size).writeBytes(bytes))
+    }
+
+    override fun toString() = "GET $path"
+}

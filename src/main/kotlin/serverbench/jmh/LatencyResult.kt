@@ -1,0 +1,153 @@
+package serverbench.jmh
+
+import org.HdrHistogram.Histogram
+import org.openjdk.jmh.results.AggregationPolicy
+import org.openjdk.jmh.results.Aggregator
+import org.openjdk.jmh.results.Result
+import org.openjdk.jmh.results.ResultRole
+import org.openjdk.jmh.util.AbstractStatistics
+import org.openjdk.jmh.util.ListStatistics
+import java.nio.ByteBuffer
+import java.util.AbstractMap
+import java.util.zip.Deflater
+
+/**
+ * Latency of every successful request of an iteration, as an HdrHistogram (µs), carried inside a JMH result.
+ *
+ * Why a custom result: JMH aggregates secondary results across iterations and forks by averaging or summing scores,
+ * and the average of per-iteration p99s is not the p99 of the run. This result carries the histogram itself; its
+ * aggregator *merges* histograms, so `latency.p99` of a benchmark is the p99 of all measured requests of all
+ * measurement iterations of all forks. The percentiles are derivative results, computed from the merged histogram;
+ * their error is the 99.9% interval of the per-iteration values, so a reader still sees how stable they were.
+ *
+ * The result's own score is the mean latency (label `latency.mean`); its statistics are the histogram, so JMH's JSON
+ * `scorePercentiles` for `latency.mean` hold the full latency distribution.
+ */
+class LatencyResult private constructor(
+    private val histogram: HistogramStatistics,
+    /** One row per measured iteration merged into this result: [SUMMARY] values in ms. */
+    private val iterations: List<DoubleArray>,
+) : Result<LatencyResult>(ResultRole.SECONDARY, LABEL, histogram, UNIT, AggregationPolicy.AVG) {
+
+    constructor(histogramMicros: Histogram) : this(HistogramStatistics.of(histogramMicros), listOf(summarize(histogramMicros)))
+
+    val count: Long get() = histogram.n
+
+    override fun getScore(): Double = histogram.mean
+
+    override fun getScoreError(): Double = spread(0)
+
+    override fun getScoreConfidence(): DoubleArray = interval(score, scoreError)
+
+    override fun getThreadAggregator(): Aggregator<LatencyResult> = MERGE
+
+    override fun getIterationAggregator(): Aggregator<LatencyResult> = MERGE
+
+    override fun getDerivativeResults(): Collection<Result<*>> = SUMMARY.indices.drop(1).map { i ->
+        PercentileResult(SUMMARY_LABELS[i], histogram.summaryValue(i), perIteration(i))
+    }
+
+    private fun perIteration(i: Int) = ListStatistics().also { s -> iterations.forEach { s.addValue(it[i]) } }
+
+    private fun spread(i: Int): Double = if (iterations.size < 2) Double.NaN else perIteration(i).getMeanErrorAt(0.999)
+
+    override fun extendedInfo(): String = distributionExtendedInfo()
+
+    /** A percentile of the merged histogram, with the per-iteration values as its statistics. */
+    class PercentileResult(label: String, private val value: Double, perIteration: ListStatistics) :
+        Result<PercentileResult>(ResultRole.SECONDARY_DERIVATIVE, label, perIteration, UNIT, AggregationPolicy.AVG) {
+        override fun getScore(): Double = value
+        override fun getScoreError(): Double = if (statistics.n < 2) Double.NaN else statistics.getMeanErrorAt(0.999)
+        override fun getScoreConfidence(): DoubleArray = interval(value, scoreError)
+        override fun extendedInfo(): String =
+            "  $this (of all measured requests; per iteration: ${statistics.n} values, min ${"%.3f".format(statistics.min)}, " +
+                "max ${"%.3f".format(statistics.max)})\n"
+        // Derivatives are recomputed from the merged histogram, never aggregated; JMH still asks for aggregators.
+        override fun getThreadAggregator(): Aggregator<PercentileResult> = Aggregator { it.first() }
+        override fun getIterationAggregator(): Aggregator<PercentileResult> = Aggregator { it.first() }
+    }
+
+    companion object {
+        private const val serialVersionUID = 1L
+        const val LABEL = "latency.mean"
+        const val UNIT = "ms"
+
+        /** Order of a summary row; index 0 is the mean (this result's score), the rest are derivative results. */
+        private val SUMMARY = doubleArrayOf(Double.NaN, 50.0, 90.0, 99.0, 99.9, 100.0)
+        val SUMMARY_LABELS = listOf(LABEL, "latency.p50", "latency.p90", "latency.p99", "latency.p99.9", "latency.max")
+
+        private val MERGE = Aggregator<LatencyResult> { results ->
+            val merged = Histogram(results.first().histogram.decoded().highestTrackableValue, 3)
+            results.forEach { merged.add(it.histogram.decoded()) }
+            LatencyResult(HistogramStatistics.of(merged), results.flatMap { it.iterations })
+        }
+
+        private fun summarize(h: Histogram) = DoubleArray(SUMMARY.size) { i -> summaryValue(h, i) }
+
+        private fun summaryValue(h: Histogram, i: Int): Double = when {
+            h.totalCount == 0L -> Double.NaN
+            i == 0 -> h.mean / 1000.0
+            SUMMARY[i] == 100.0 -> h.maxValue / 1000.0
+            else -> h.getValueAtPercentile(SUMMARY[i]) / 1000.0
+        }
+
+        private fun interval(score: Double, error: Double) =
+            if (error.isNaN()) doubleArrayOf(score, score) else doubleArrayOf(score - error, score + error)
+
+        internal fun HistogramStatistics.summaryValue(i: Int) = summaryValue(decoded(), i)
+    }
+}
+
+/**
+ * JMH [org.openjdk.jmh.util.Statistics] over an HdrHistogram recorded in µs, reporting ms. Serialized compressed: JMH
+ * ships every result from the forked JVM to the host.
+ */
+class HistogramStatistics private constructor(private val compressed: ByteArray) : AbstractStatistics() {
+    @Transient
+    private var histogram: Histogram? = null
+
+    fun decoded(): Histogram = histogram ?: Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(compressed), 0)
+        .also { histogram = it }
+
+    override fun getN(): Long = decoded().totalCount
+    override fun getMax(): Double = if (n == 0L) Double.NaN else decoded().maxValue / 1000.0
+    override fun getMin(): Double = if (n == 0L) Double.NaN else decoded().minValue / 1000.0
+    override fun getMean(): Double = if (n == 0L) Double.NaN else decoded().mean / 1000.0
+    override fun getSum(): Double = mean * n
+    override fun getVariance(): Double = decoded().stdDeviation.let { it * it } / 1e6
+    override fun getPercentile(rank: Double): Double = when {
+        n == 0L -> Double.NaN
+        rank <= 0.0 -> min
+        rank >= 100.0 -> max
+        else -> decoded().getValueAtPercentile(rank) / 1000.0
+    }
+
+    override fun getHistogram(levels: DoubleArray): IntArray {
+        val result = IntArray(levels.size - 1)
+        for (v in decoded().recordedValues()) {
+            val ms = v.valueIteratedTo / 1000.0
+            for (i in 0 until levels.size - 1) {
+                if (ms >= levels[i] && ms < levels[i + 1]) {
+                    result[i] += v.countAtValueIteratedTo.toInt()
+                    break
+                }
+            }
+        }
+        return result
+    }
+
+    override fun getRawData(): MutableIterator<MutableMap.MutableEntry<Double, Long>> =
+        decoded().recordedValues().map<_, MutableMap.MutableEntry<Double, Long>> {
+            AbstractMap.SimpleEntry(it.valueIteratedTo / 1000.0, it.countAtValueIteratedTo)
+        }.toMutableList().iterator()
+
+    companion object {
+        private const val serialVersionUID = 1L
+
+        fun of(h: Histogram): HistogramStatistics {
+            val buffer = ByteBuffer.allocate(h.neededByteBufferCapacity)
+            val length = h.encodeIntoCompressedByteBuffer(buffer, Deflater.BEST_SPEED)
+            return HistogramStatistics(buffer.array().copyOf(length)).also { it.histogram = h }
+        }
+    }
+}
