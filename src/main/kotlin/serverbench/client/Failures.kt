@@ -24,22 +24,26 @@ class FailureCounts {
     var first: String? = null
         private set
 
-    val total: Long get() = counts.sum()
+    var total = 0L
+        private set
 
     operator fun get(kind: FailureKind): Long = counts[kind.ordinal]
 
     fun add(kind: FailureKind, detail: String) {
         counts[kind.ordinal]++
+        total++
         if (first == null) first = detail
     }
 
     fun reset() {
         counts.fill(0)
+        total = 0
         first = null
     }
 
     fun copy(): FailureCounts = FailureCounts().also { c ->
         counts.copyInto(c.counts)
+        c.total = total
         c.first = first
     }
 

@@ -2,7 +2,6 @@ package serverbench.client
 
 import io.netty.bootstrap.Bootstrap
 import io.netty.buffer.ByteBuf
-import io.netty.buffer.ByteBufUtil
 import io.netty.buffer.Unpooled
 import io.netty.channel.Channel
 import io.netty.channel.ChannelHandlerContext
@@ -10,17 +9,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter
 import io.netty.channel.ChannelInitializer
 import io.netty.channel.ChannelOption
 import io.netty.channel.ManualIoEventLoop
-import io.netty.handler.codec.http.HttpContent
-import io.netty.handler.codec.http.HttpObject
-import io.netty.handler.codec.http.HttpResponse
-import io.netty.handler.codec.http.HttpResponseDecoder
-import io.netty.handler.codec.http.HttpUtil
-import io.netty.handler.codec.http.LastHttpContent
-import io.netty.util.ReferenceCountUtil
 import org.HdrHistogram.Histogram
 import java.lang.management.ManagementFactory
 import java.net.InetSocketAddress
-import java.nio.charset.StandardCharsets
 import java.util.concurrent.TimeUnit
 
 /**
@@ -34,7 +25,7 @@ import java.util.concurrent.TimeUnit
  *   no hand-off between an I/O thread and the benchmark thread (a park/unpark per request would cost more CPU than
  *   the request itself). The client never runs on the server's threads.
  * - **Cheap per request.** Requests are encoded once; the hot path writes a view of the same bytes, parses
- *   the response with Netty's HTTP decoder, compares the body bytes, and records one latency value.
+ *   the response head with [ResponseParser] (no objects per response), compares the body bytes, and records one latency value.
  * - **Every request is measured.** Latency runs from the write of the request to the last byte of the response and
  *   goes into an HdrHistogram (µs, 3 significant digits): every response, none sampled. This is closed-loop
  *   latency: when the server stalls, this client stops sending, so it shows the stall only in the requests that
@@ -196,7 +187,8 @@ class LoadClient(
 
     private fun failureMessage(): String {
         val tolerance = if (settings.maxErrors == 0L) "" else " (tolerated: ${settings.maxErrors})"
-        return "${trialFailures.total} failed requests$tolerance: ${trialFailures.summary()}; first: ${trialFailures.first}" +
+        val n = trialFailures.total
+        return "$n failed request${if (n == 1L) "" else "s"}$tolerance: ${trialFailures.summary()}; first: ${trialFailures.first}" +
             if (settings.maxErrors == 0L) " [to tolerate failures: -D${ClientSettings.MAX_ERRORS_PROPERTY}=N]" else ""
     }
 
@@ -229,7 +221,7 @@ class LoadClient(
         bootstrap.clone()
             .handler(object : ChannelInitializer<Channel>() {
                 override fun initChannel(ch: Channel) {
-                    ch.pipeline().addLast(HttpResponseDecoder(), connection)
+                    ch.pipeline().addLast(connection)
                 }
             })
             .connect(address)
@@ -249,11 +241,11 @@ class LoadClient(
         var inFlight = false
         /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
         var counted = false
-        private var status = 0
-        private var keepAlive = true
-        private var bodyLength = 0
-        private var bodyMatches = true
-        private var bodySample: String? = null
+        private val parser = ResponseParser(expectedBody)
+        /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
+        private val requestView = requestBytes.duplicate().also { it.readerIndex(it.writerIndex()) }
+        /** Unparsed bytes of a response head or chunk line split across reads; null on the usual path. */
+        private var cumulation: ByteBuf? = null
 
         override fun channelActive(ctx: ChannelHandlerContext) {
             channel = ctx.channel()
@@ -264,65 +256,58 @@ class LoadClient(
         fun send() {
             if (closing || remainingRequests <= 0) return
             remainingRequests--
-            status = 0
-            bodyLength = 0
-            bodyMatches = true
-            bodySample = null
+            parser.reset()
             counted = false
             inFlight = true
             sentAt = System.nanoTime()
             val ch = channel!!
-            ch.writeAndFlush(requestBytes.duplicate(), ch.voidPromise())
+            // The previous request was fully written before its response arrived, so the view can be rewound;
+            // a view still holding unwritten bytes would be queued in the channel, so it gets a fresh one.
+            val bytes = if (requestView.isReadable) requestBytes.duplicate() else requestView.readerIndex(0)
+            ch.writeAndFlush(bytes, ch.voidPromise())
         }
 
         override fun channelRead(ctx: ChannelHandlerContext, msg: Any) {
+            val read = msg as ByteBuf
             try {
-                if (msg is HttpObject && msg.decoderResult().isFailure) {
-                    malformed(ctx, msg.decoderResult().cause())
-                    return
-                }
                 if (!inFlight) return // the rest of a response we already gave up on
-                if (msg is HttpResponse) {
-                    status = msg.status().code()
-                    keepAlive = HttpUtil.isKeepAlive(msg)
+                val input = cumulation?.writeBytes(read) ?: read
+                when (parser.parse(input)) {
+                    ResponseParser.COMPLETE ->
+                        if (input.isReadable) malformed(ctx, "${input.readableBytes()} bytes after the end of the response")
+                        else complete(ctx)
+                    ResponseParser.MALFORMED -> malformed(ctx, parser.problem)
+                    else -> if (input.isReadable && input === read) {
+                        cumulation = ctx.alloc().heapBuffer(input.readableBytes() * 2).writeBytes(input)
+                    }
                 }
-                if (msg is HttpContent) {
-                    body(msg.content())
-                    if (msg is LastHttpContent) complete(ctx)
-                }
+                cumulation?.let { if (!it.isReadable || !inFlight) dropCumulation() else it.discardReadBytes() }
             } finally {
-                ReferenceCountUtil.release(msg)
+                read.release()
             }
         }
 
-        private fun body(content: ByteBuf) {
-            val n = content.readableBytes()
-            if (n == 0) return
-            if (bodyMatches && (bodyLength + n > expectedBody.capacity() ||
-                    !ByteBufUtil.equals(content, content.readerIndex(), expectedBody, bodyLength, n))) {
-                bodyMatches = false
-            }
-            if (bodySample == null && (!bodyMatches || status !in 200..299)) {
-                bodySample = content.toString(content.readerIndex(), minOf(n, SAMPLE_BYTES), StandardCharsets.UTF_8)
-            }
-            bodyLength += n
+        private fun dropCumulation() {
+            cumulation?.release()
+            cumulation = null
         }
 
         private fun complete(ctx: ChannelHandlerContext) {
             val now = System.nanoTime()
             inFlight = false
+            val status = parser.status
             when {
                 status !in 200..299 ->
-                    failed(FailureKind.NON_2XX, "HTTP $status${bodySample?.let { " \"${oneLine(it)}\"" } ?: ""}")
-                !bodyMatches || bodyLength != expectedBody.capacity() ->
-                    failed(FailureKind.INVALID_BODY, "body \"${oneLine(bodySample ?: "")}\" ($bodyLength bytes), " +
+                    failed(FailureKind.NON_2XX, "HTTP $status${parser.sample?.let { " \"${oneLine(it)}\"" } ?: ""}")
+                !parser.bodyMatches || parser.bodyLength != expectedBody.readableBytes().toLong() ->
+                    failed(FailureKind.INVALID_BODY, "body \"${oneLine(parser.sample ?: "")}\" (${parser.bodyLength} bytes), " +
                         "expected \"${oneLine(request.expectedBody)}\"")
                 else -> {
                     succeeded(now - sentAt)
                     lastSuccessAt = now
                 }
             }
-            if (keepAlive) {
+            if (parser.keepAlive) {
                 send()
             } else {
                 // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
@@ -331,18 +316,22 @@ class LoadClient(
             }
         }
 
-        private fun malformed(ctx: ChannelHandlerContext, cause: Throwable?) {
+        private fun malformed(ctx: ChannelHandlerContext, why: String?) {
             if (inFlight && !counted) {
                 counted = true
                 inFlight = false
-                failed(FailureKind.INVALID_BODY, "malformed HTTP response: $cause")
+                failed(FailureKind.INVALID_BODY, "malformed HTTP response: $why")
             }
             ctx.close()
         }
 
         override fun channelInactive(ctx: ChannelHandlerContext) {
             active--
+            dropCumulation()
             if (closing) return
+            if (inFlight && !counted && parser.endOfInput() == ResponseParser.COMPLETE) {
+                complete(ctx)
+            }
             if (inFlight && !counted) {
                 counted = true
                 val ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt)
@@ -367,11 +356,10 @@ class LoadClient(
         val HIGHEST_TRACKABLE_MICROS: Long = TimeUnit.HOURS.toMicros(1)
         private const val SECOND_NANOS = 1_000_000_000L
         private const val RECONNECT_DELAY_MILLIS = 10L
-        private const val SAMPLE_BYTES = 80
 
         private fun oneLine(s: String): String {
             val flat = s.replace(Regex("\\s+"), " ").trim()
-            return if (flat.length > SAMPLE_BYTES) flat.take(SAMPLE_BYTES) + "…" else flat
+            return if (flat.length > ResponseParser.SAMPLE_BYTES) flat.take(ResponseParser.SAMPLE_BYTES) + "…" else flat
         }
     }
 }
