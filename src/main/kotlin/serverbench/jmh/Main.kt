@@ -12,6 +12,9 @@ import org.openjdk.jmh.runner.options.CommandLineOptions
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.OptionsBuilder
 import serverbench.client.LoadFailure
+import java.io.File
+import java.lang.management.ManagementFactory
+import java.util.concurrent.TimeUnit
 import kotlin.system.exitProcess
 
 /**
@@ -24,7 +27,35 @@ import kotlin.system.exitProcess
  * - a failed benchmark reported in one line, and a non-zero exit status.
  */
 fun main(args: Array<String>) {
-    exitProcess(Launcher.run(args))
+    exitProcess(HostJvm.relaunchIfNeeded(args) ?: Launcher.run(args))
+}
+
+/**
+ * JMH's runner calls `sun.misc.Unsafe.objectFieldOffset` in this (host) JVM, and JDK 24+ warns about it unless the JVM
+ * was started with `--sun-misc-unsafe-memory-access=allow`. A jar's manifest can enable native access but cannot set
+ * that flag, so on those JDKs the launcher starts itself once more with it (same JVM, same flags and properties,
+ * output inherited, ~0.2 s) instead of asking every user to type it.
+ */
+object HostJvm {
+    private const val RELAUNCHED = "serverbench.internal.relaunched"
+
+    fun relaunchIfNeeded(args: Array<String>): Int? {
+        if (Runtime.version().feature() < 24) return null
+        if (System.getProperty("sun.misc.unsafe.memory.access") != null || System.getProperty(RELAUNCHED) != null) return null
+        val java = File(System.getProperty("java.home"), "bin/java").path
+        val inherited = ManagementFactory.getRuntimeMXBean().inputArguments
+        val command = listOf(java, "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
+            "-D$RELAUNCHED=true") + inherited + listOf("-cp", System.getProperty("java.class.path"), "serverbench.jmh.Main") + args
+        val child = ProcessBuilder(command).inheritIO().start()
+        // Ctrl-C reaches the whole process group; a plain kill of this JVM must not orphan the run.
+        Runtime.getRuntime().addShutdownHook(Thread {
+            if (child.isAlive) {
+                child.destroy()
+                child.waitFor(10, TimeUnit.SECONDS)
+            }
+        })
+        return child.waitFor()
+    }
 }
 
 object Launcher {
@@ -63,7 +94,9 @@ object Launcher {
             Runner(options).run()
             return 0
         } catch (e: NoBenchmarksException) {
-            System.err.println("No matching benchmarks. Miss-spelled regexp? List them with: java -jar target/benchmarks.jar -l")
+            System.err.println("No benchmark matches ${cmd.includes.joinToString(" ") { "'$it'" }}. Patterns are regular " +
+                "expressions matched anywhere in serverbench.benchmarks.<Class>.<method>.${suggestion(cmd.includes)} " +
+                "List them with: java -jar target/benchmarks.jar -l")
             return 1
         } catch (e: ProfilersFailedException) {
             generateSequence<Throwable>(e) { it.cause }.forEach { ex ->
@@ -88,12 +121,20 @@ object Launcher {
         if (cmd.profilers.none { it.klass == LoadMetricsProfiler::class.java.name }) {
             builder.addProfiler(LoadMetricsProfiler::class.java)
         }
-        val forwarded = properties.stringPropertyNames().filter { it.startsWith("serverbench.") }.sorted()
+        val forwarded = properties.stringPropertyNames()
+            .filter { it.startsWith("serverbench.") && !it.startsWith("serverbench.internal.") }.sorted()
             .map { "-D$it=${properties.getProperty(it)}" }
         val user = cmd.jvmArgsAppend.orElse(emptyList())
         builder.jvmArgsAppend(*(COMPAT_JVM_ARGS + forwarded + user).toTypedArray())
         if (cmd.includes.none { it.contains(SELF_CHECK) }) builder.exclude(SELF_CHECK)
         return builder.build()
+    }
+
+    /** "Cpu.direct" is a natural guess for CpuBenchmark.direct; say so instead of only "no match". */
+    private fun suggestion(includes: List<String>): String {
+        val fixed = includes.map { p -> if (Regex("^\\w+Benchmark").containsMatchIn(p)) p else p.replace(Regex("^(\\w+)\\.(?!\\*)"), "$1Benchmark.") }
+        if (fixed == includes) return ""
+        return " Did you mean ${fixed.joinToString(" ") { "'$it'" }}?"
     }
 
     private fun loadFailure(e: Throwable): LoadFailure? {
