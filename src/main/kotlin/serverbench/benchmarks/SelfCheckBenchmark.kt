@@ -13,7 +13,7 @@ import java.time.Duration
  * (one line with the counts by kind and the first error; nothing counted as throughput; exit status 1 with -foe true).
  * The launcher leaves them out unless a pattern names them.
  *
- * Run: `java -jar target/benchmarks.jar SelfCheck.failAfter -p server=netty -foe true`
+ * Run: `java -jar target/benchmarks.jar SelfCheckBenchmark.failAfter -p server=netty -foe true`
  */
 @State(Scope.Benchmark)
 class SelfCheckBenchmark : HttpBenchmark() {

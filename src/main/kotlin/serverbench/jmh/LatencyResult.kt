@@ -49,7 +49,7 @@ class LatencyResult private constructor(
 
     private fun perIteration(i: Int) = ListStatistics().also { s -> iterations.forEach { s.addValue(it[i]) } }
 
-    private fun spread(i: Int): Double = if (iterations.size < 2) Double.NaN else perIteration(i).getMeanErrorAt(0.999)
+    private fun spread(i: Int): Double = perIteration(i).getMeanErrorAt(0.999) // NaN below 3 iterations
 
     override fun extendedInfo(): String = distributionExtendedInfo()
 
@@ -57,7 +57,7 @@ class LatencyResult private constructor(
     class PercentileResult(label: String, private val value: Double, perIteration: ListStatistics) :
         Result<PercentileResult>(ResultRole.SECONDARY_DERIVATIVE, label, perIteration, UNIT, AggregationPolicy.AVG) {
         override fun getScore(): Double = value
-        override fun getScoreError(): Double = if (statistics.n < 2) Double.NaN else statistics.getMeanErrorAt(0.999)
+        override fun getScoreError(): Double = statistics.getMeanErrorAt(0.999) // NaN below 3 iterations
         override fun getScoreConfidence(): DoubleArray = interval(value, scoreError)
         override fun extendedInfo(): String =
             "  $this (of all measured requests; per iteration: ${statistics.n} values, min ${"%.3f".format(statistics.min)}, " +

@@ -1,0 +1,110 @@
+package serverbench.benchmarks
+
+import org.junit.jupiter.api.Assumptions.assumeTrue
+import org.junit.jupiter.api.Test
+import tools.jackson.databind.JsonNode
+import tools.jackson.databind.json.JsonMapper
+import java.nio.file.Files
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertTrue
+
+/**
+ * The shaded jar, run the way the README tells users to: it lists the benchmarks, runs both stacks with the
+ * `latency.*`, `errors` and `client.*` metrics in its JSON, and fails a broken benchmark with one line.
+ */
+class JarSmokeIT {
+    private val tiny = arrayOf("-f", "1", "-wi", "1", "-w", "1s", "-i", "2", "-r", "1s")
+
+    @Test
+    fun `lists the benchmarks`() {
+        val run = Jar.run("-l")
+        assertEquals(0, run.exitCode, run.toString())
+        for (name in listOf("NoopBenchmark.hello", "DelayBenchmark.delay", "CpuBenchmark.direct", "CpuBenchmark.suspendFun",
+            "CpuBenchmark.withContextDefault", "CpuBenchmark.completableFuture", "CpuBenchmark.monoParallel",
+            "CpuCooperativeBenchmark.cooperative", "SelfCheckBenchmark.status500")) {
+            assertTrue(run.stdout.contains("serverbench.benchmarks.$name"), "missing $name in\n${run.stdout}")
+        }
+    }
+
+    @Test
+    fun `a smoke run of both stacks writes the score and every metric`() {
+        val json = Files.createTempFile("smoke", ".json").toFile()
+        try {
+            val run = Jar.run("Noop|CpuBenchmark.direct", "-p", "limit=1000", "-p", "concurrency=8", *tiny,
+                "-rf", "json", "-rff", json.path)
+            assertEquals(0, run.exitCode, run.toString())
+            val results: JsonNode = JsonMapper.builder().build().readTree(json)
+            assertEquals(4, results.size(), json.readText())
+            val seen = (0 until results.size()).map { results[it] }.map { "${it["benchmark"].asString().substringAfterLast('.')}/${it["params"]["server"].asString()}" }
+            assertEquals(setOf("direct/netty", "direct/tomcat", "hello/netty", "hello/tomcat"), seen.toSet())
+            for (i in 0 until results.size()) assertMetrics(results[i])
+            assertFalse(run.stdout.contains("WARNING"), run.stdout)
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
+    fun `runs on the newer JDK too, without warnings`() {
+        val java = Jar.newerJava()
+        assumeTrue(java != null, "no JDK >= 21 installed beside this one")
+        val json = Files.createTempFile("smoke25", ".json").toFile()
+        try {
+            val run = Jar.run("Noop", "-p", "concurrency=8", *tiny, "-rf", "json", "-rff", json.path, java = java!!)
+            assertEquals(0, run.exitCode, run.toString())
+            assertFalse((run.stdout + run.stderr).contains("WARNING"), run.toString())
+            val results: JsonNode = JsonMapper.builder().build().readTree(json)
+            assertEquals(2, results.size())
+            for (r in (0 until results.size()).map { results[it] }) {
+                assertTrue(r["jdkVersion"].asString().split('.')[0].toInt() >= 21, r["jdkVersion"].asString())
+                assertMetrics(r)
+            }
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
+    fun `a failing endpoint fails the run with one line and no score`() {
+        val json = Files.createTempFile("failing", ".json").toFile()
+        try {
+            val run = Jar.run("SelfCheckBenchmark.status500", "-p", "server=netty", *tiny, "-foe", "true", "-rf", "json", "-rff", json.path)
+            assertEquals(1, run.exitCode, run.toString())
+            val lines = run.stderr.lines().filter { it.isNotBlank() }
+            assertEquals(1, lines.size, run.stderr)
+            assertTrue(lines[0].startsWith("serverbench: benchmark failed: 1 failed request: 1 non-2xx; first: " +
+                "GET /fault/status?code=500 on "), lines[0])
+            assertTrue(lines[0].contains("HTTP 500 \"status 500\""), lines[0])
+            assertFalse(json.exists() && json.readText().contains("\"score\""), "a failed benchmark has no score")
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
+    fun `a failure that starts under load fails the benchmark mid-run`() {
+        val run = Jar.run("SelfCheckBenchmark.failAfter", "-p", "server=tomcat", *tiny, "-foe", "true")
+        assertEquals(1, run.exitCode, run.toString())
+        assertTrue(run.stderr.contains("non-2xx; first: GET /fault/failAfter?n=1000"), run.stderr)
+        assertTrue(run.stdout.contains("<failure>"), run.stdout)
+    }
+
+    private fun assertMetrics(r: JsonNode) {
+        val name = "${r["benchmark"].asString()} ${r["params"]}"
+        assertTrue(r["primaryMetric"]["score"].asDouble() > 0, name)
+        assertEquals("ops/s", r["primaryMetric"]["scoreUnit"].asString())
+        val m = r["secondaryMetrics"]
+        for (label in listOf("latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.p99.9", "latency.max")) {
+            assertTrue(m.has(label), "$name lacks $label: $m")
+            assertEquals("ms", m[label]["scoreUnit"].asString())
+            assertTrue(m[label]["score"].asDouble() > 0, "$name $label")
+        }
+        val p = listOf("latency.p50", "latency.p90", "latency.p99", "latency.p99.9", "latency.max").map { m[it]["score"].asDouble() }
+        assertEquals(p.sorted(), p, "$name percentiles must not decrease")
+        assertEquals(0.0, m["errors"]["score"].asDouble(), name)
+        assertTrue(m["client.cpu"]["score"].asDouble() in 0.0..1.0, "$name client.cpu")
+        assertTrue(m["client.cpuPerReq"]["score"].asDouble() > 0, "$name client.cpuPerReq")
+        assertEquals(2, m["latency.p99"]["rawData"][0].size(), "$name: one value per measured iteration, no warmup")
+    }
+}

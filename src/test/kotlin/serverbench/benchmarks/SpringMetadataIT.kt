@@ -1,0 +1,73 @@
+package serverbench.benchmarks
+
+import org.junit.jupiter.api.Test
+import java.util.Properties
+import java.util.zip.ZipFile
+import kotlin.test.assertTrue
+
+/**
+ * Spring Boot wires itself from metadata files that many jars ship under the same name. The shade plugin must merge
+ * them, or auto-configuration silently vanishes from the jar. Every entry that any dependency declares (as seen on
+ * the test classpath, one copy per jar) must be in the jar's merged file.
+ */
+class SpringMetadataIT {
+    private val lineFiles = listOf(
+        "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports",
+        "META-INF/spring/org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration.imports",
+        "META-INF/spring.handlers",
+        "META-INF/spring.schemas",
+    )
+    private val propertyFiles = listOf(
+        "META-INF/spring.factories",
+        "META-INF/spring/aot.factories",
+        "META-INF/spring-autoconfigure-metadata.properties",
+    )
+
+    private fun copiesOnClasspath(name: String): List<String> =
+        javaClass.classLoader.getResources(name).toList().map { it.readText() }
+
+    private fun inJar(name: String): String = ZipFile(Jar.path).use { zip ->
+        val entry = zip.getEntry(name) ?: error("$name missing from ${Jar.path}")
+        zip.getInputStream(entry).readBytes().toString(Charsets.UTF_8)
+    }
+
+    private fun lines(text: String) = text.lines().map { it.trim() }.filter { it.isNotEmpty() && !it.startsWith("#") }.toSet()
+
+    private fun entries(text: String): Set<Pair<String, String>> {
+        val p = Properties().apply { load(text.reader()) }
+        return p.stringPropertyNames().flatMap { key ->
+            p.getProperty(key).split(',').map { it.trim() }.filter { it.isNotEmpty() }.map { key to it }
+        }.toSet()
+    }
+
+    @Test
+    fun `line-based metadata of every dependency is in the jar`() {
+        for (name in lineFiles) {
+            val copies = copiesOnClasspath(name)
+            assertTrue(copies.size >= 2 || name.endsWith("handlers") || name.endsWith("schemas"), "$name: ${copies.size} copies")
+            val merged = lines(inJar(name))
+            val missing = copies.flatMap { lines(it) }.toSet() - merged
+            assertTrue(missing.isEmpty(), "$name lost ${missing.size} entries, e.g. ${missing.take(3)}")
+        }
+    }
+
+    @Test
+    fun `properties metadata of every dependency is merged key by key`() {
+        for (name in propertyFiles) {
+            val copies = copiesOnClasspath(name)
+            assertTrue(copies.size >= 2, "$name: ${copies.size} copies")
+            val merged = entries(inJar(name))
+            val missing = copies.flatMap { entries(it) }.toSet() - merged
+            assertTrue(missing.isEmpty(), "$name lost ${missing.size} entries, e.g. ${missing.take(3)}")
+        }
+    }
+
+    @Test
+    fun `the web server auto-configurations of both stacks are there`() {
+        val imports = inJar(lineFiles[0])
+        for (cls in listOf("TomcatServletWebServerAutoConfiguration", "NettyReactiveWebServerAutoConfiguration",
+            "WebMvcAutoConfiguration", "WebFluxAutoConfiguration")) {
+            assertTrue(imports.contains(cls), "$cls not in the merged AutoConfiguration.imports")
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package serverbench.client
+
+import org.junit.jupiter.api.AfterAll
+import org.junit.jupiter.api.BeforeAll
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.TestInstance
+import org.junit.jupiter.api.assertThrows
+import serverbench.app.NoopEndpoints
+import serverbench.fixture.ServerFixture
+import serverbench.fixture.ServerKind
+import java.net.InetSocketAddress
+import java.time.Duration
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/** The client against a real server (WebFlux on Netty) and against raw sockets that misbehave on purpose. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LoadClientTest {
+    private lateinit var server: ServerFixture
+    private val strict = ClientSettings(timeout = Duration.ofSeconds(5))
+
+    @BeforeAll
+    fun start() {
+        server = ServerFixture.start(ServerKind.NETTY)
+    }
+
+    @AfterAll
+    fun stop() {
+        server.close()
+    }
+
+    private fun client(path: String, body: String, connections: Int = 4, settings: ClientSettings = strict) =
+        LoadClient(server.address, connections, Request(path, body), settings)
+
+    @Test
+    fun `every success is validated, counted once and timed`() {
+        client("/noop/hello", NoopEndpoints.HELLO).use { c ->
+            c.start()
+            c.beginIteration()
+            repeat(500) { c.next() }
+            val report = c.endIteration()
+            assertTrue(report.successes >= 500, "successes ${report.successes}")
+            assertEquals(report.successes, report.latencyMicros.totalCount, "one latency value per success")
+            assertEquals(0, report.failures.total)
+            assertTrue(report.latencyMicros.maxValue < 5_000_000, "latency in µs")
+            assertTrue(report.clientCpuNanos > 0 && report.wallNanos >= report.clientCpuNanos / 2)
+        }
+    }
+
+    @Test
+    fun `exactly the configured number of connections each carry one request`() {
+        // /noop/delay holds every request for 200 ms: in-flight requests can then be counted on the server side by
+        // Little's law: throughput * latency = concurrency.
+        client("/noop/delay?ms=200", NoopEndpoints.DELAYED, connections = 10).use { c ->
+            c.start()
+            c.beginIteration()
+            val started = System.nanoTime()
+            repeat(50) { c.next() }
+            val seconds = (System.nanoTime() - started) / 1e9
+            val report = c.endIteration()
+            val inFlight = report.successes / seconds * report.latencyMicros.mean / 1e6
+            assertTrue(inFlight in 8.0..10.5, "in flight $inFlight")
+        }
+    }
+
+    @Test
+    fun `non-2xx fails with the status and body`() {
+        client("/fault/status?code=500", "ok").use { c ->
+            val e = assertThrows<LoadFailure> { c.start(); c.next() }
+            assertTrue(e.message!!.contains("non-2xx"), e.message)
+            assertTrue(e.message!!.contains("HTTP 500 \"status 500\""), e.message)
+            assertTrue(c.trialFailures[FailureKind.NON_2XX] >= 1)
+            assertEquals(c.trialFailures.total, c.trialFailures[FailureKind.NON_2XX])
+        }
+    }
+
+    @Test
+    fun `a wrong body fails and says what came back`() {
+        client("/noop/hello", "goodbye").use { c ->
+            c.start()
+            c.beginIteration()
+            val e = assertThrows<LoadFailure> { c.next() }
+            assertTrue(e.message!!.contains("invalid body"), e.message)
+            assertTrue(e.message!!.contains("body \"hello\" (5 bytes), expected \"goodbye\""), e.message)
+            val report = c.endIteration()
+            assertEquals(0, report.successes, "a failure never counts as throughput")
+            assertEquals(0, report.latencyMicros.totalCount)
+        }
+    }
+
+    @Test
+    fun `a hanging endpoint times out`() {
+        val settings = ClientSettings(timeout = Duration.ofMillis(300))
+        client("/fault/hang", "ok", connections = 2, settings = settings).use { c ->
+            val started = System.nanoTime()
+            val e = assertThrows<LoadFailure> { c.start(); c.next() }
+            val seconds = (System.nanoTime() - started) / 1e9
+            assertTrue(e.message!!.contains("timeout"), e.message)
+            assertTrue(e.message!!.contains("no complete response within 300 ms"), e.message)
+            assertTrue(seconds < 3, "took $seconds s")
+        }
+    }
+
+    @Test
+    fun `failures up to the tolerance are counted, the next one fails`() {
+        client("/fault/status?code=503", "ok", connections = 1, settings = strict.copy(maxErrors = 5)).use { c ->
+            c.start()
+            val e = assertThrows<LoadFailure> { c.next() }
+            assertEquals(6, c.trialFailures.total)
+            assertTrue(e.message!!.startsWith("6 failed requests (tolerated: 5): 6 non-2xx"), e.message)
+        }
+    }
+
+    @Test
+    fun `nothing listening is a connect error`() {
+        val address = InetSocketAddress("127.0.0.1", RawServer.unusedPort())
+        LoadClient(address, 2, Request("/x", "y"), strict).use { c ->
+            val e = assertThrows<LoadFailure> { c.start() }
+            assertTrue(e.message!!.contains("connect/read error"), e.message)
+            assertTrue(e.message!!.contains("connect failed"), e.message)
+        }
+    }
+
+    @Test
+    fun `a connection closed before the response is complete is its own kind`() {
+        RawServer { s ->
+            if (RawServer.readRequest(s)) {
+                s.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial".toByteArray())
+                s.getOutputStream().flush()
+            }
+        }.use { raw ->
+            LoadClient(raw.address, 1, Request("/x", "y"), strict).use { c ->
+                val e = assertThrows<LoadFailure> { c.start(); c.next() }
+                assertTrue(e.message!!.contains("closed by server"), e.message)
+            }
+        }
+    }
+
+    @Test
+    fun `a server that announces Connection close is followed, not counted as a failure`() {
+        RawServer { s ->
+            while (RawServer.readRequest(s)) {
+                s.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".toByteArray())
+                s.getOutputStream().flush()
+                break
+            }
+        }.use { raw ->
+            LoadClient(raw.address, 2, Request("/x", "ok"), strict).use { c ->
+                c.start()
+                c.beginIteration()
+                repeat(20) { c.next() }
+                val report = c.endIteration()
+                assertEquals(0, report.failures.total)
+                assertTrue(report.reconnects >= 19, "reconnects ${report.reconnects}")
+            }
+        }
+    }
+
+    @Test
+    fun `malformed responses are invalid`() {
+        RawServer { s ->
+            if (RawServer.readRequest(s)) {
+                s.getOutputStream().write("SMTP ready\r\n\r\n".toByteArray())
+                s.getOutputStream().flush()
+                Thread.sleep(1000)
+            }
+        }.use { raw ->
+            LoadClient(raw.address, 1, Request("/x", "ok"), strict).use { c ->
+                val e = assertThrows<LoadFailure> { c.start(); c.next() }
+                assertTrue(e.message!!.contains("malformed HTTP response: bad status line \"SMTP ready\""), e.message)
+            }
+        }
+    }
+
+    @Test
+    fun `only loopback targets are accepted`() {
+        assertThrows<IllegalArgumentException> {
+            LoadClient(InetSocketAddress("8.8.8.8", 80), 1, Request("/", "x"), strict)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package serverbench.jmh
+
+import org.HdrHistogram.Histogram
+import org.junit.jupiter.api.Test
+import org.openjdk.jmh.results.BenchmarkResult
+import org.openjdk.jmh.results.IterationResult
+import org.openjdk.jmh.results.Result
+import org.openjdk.jmh.results.ResultRole
+import org.openjdk.jmh.results.RunResult
+import org.openjdk.jmh.results.ThroughputResult
+import serverbench.client.ClientReport
+import serverbench.client.FailureCounts
+import serverbench.client.FailureKind
+import serverbench.client.LoadClient
+import java.io.ByteArrayInputStream
+import java.io.ByteArrayOutputStream
+import java.io.ObjectInputStream
+import java.io.ObjectOutputStream
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+class LatencyResultTest {
+    private fun histogram(vararg msAndCount: Pair<Double, Long>) = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3).apply {
+        for ((ms, n) in msAndCount) recordValueWithCount((ms * 1000).toLong(), n)
+    }
+
+    private fun iteration(vararg results: Result<*>) = IterationResult(null, null, null).apply {
+        addResult(ThroughputResult(ResultRole.PRIMARY, "ops", 1000.0, 1000, TimeUnit.SECONDS))
+        results.forEach { addResult(it) }
+    }
+
+    private fun report(h: Histogram, failures: FailureCounts = FailureCounts()) =
+        ClientReport(h, h.totalCount, failures, reconnects = 0, clientCpuNanos = 500_000_000, wallNanos = 1_000_000_000)
+
+    @Test
+    fun `percentiles of several iterations are those of all their requests, not an average`() {
+        val fast = iteration(LatencyResult(histogram(1.0 to 1000)))
+        val slow = iteration(LatencyResult(histogram(100.0 to 1000)))
+        val merged = BenchmarkResult(null, listOf(fast, slow)).secondaryResults
+
+        assertEquals(1.0, merged.getValue("latency.p50").score, 0.01)
+        assertEquals(100.0, merged.getValue("latency.p90").score, 0.1) // the average of per-iteration p90s would be 50.5
+        assertEquals(100.0, merged.getValue("latency.max").score, 0.1)
+        assertEquals(50.5, merged.getValue("latency.mean").score, 0.1)
+        assertEquals(2000, merged.getValue("latency.mean").sampleCount)
+
+        // With three or more iterations, the spread of the per-iteration values becomes the error of the percentile.
+        val three = BenchmarkResult(null, listOf(fast, slow, iteration(LatencyResult(histogram(50.0 to 1000))))).secondaryResults
+        assertEquals(100.0, three.getValue("latency.p90").score, 0.1)
+        assertTrue(three.getValue("latency.p90").scoreError > 0)
+        assertTrue(merged.getValue("latency.p90").scoreError.isNaN(), "JMH gives no interval for two values")
+    }
+
+    @Test
+    fun `forks merge the same way as iterations`() {
+        val fork1 = BenchmarkResult(null, listOf(iteration(LatencyResult(histogram(2.0 to 90)))))
+        val fork2 = BenchmarkResult(null, listOf(iteration(LatencyResult(histogram(2.0 to 9, 50.0 to 1)))))
+        val run = RunResult(null, listOf(fork1, fork2)).aggregatedResult.secondaryResults
+        assertEquals(2.0, run.getValue("latency.p99").score, 0.01)
+        assertEquals(50.0, run.getValue("latency.p99.9").score, 0.1)
+        assertEquals(100, run.getValue("latency.mean").sampleCount)
+    }
+
+    @Test
+    fun `a single iteration reports its own percentiles without an error`() {
+        val h = histogram(*(1..100).map { it.toDouble() to 1L }.toTypedArray())
+        val r = BenchmarkResult(null, listOf(iteration(LatencyResult(h)))).secondaryResults
+        assertEquals(50.0, r.getValue("latency.p50").score, 0.1)
+        assertEquals(90.0, r.getValue("latency.p90").score, 0.1)
+        assertEquals(99.0, r.getValue("latency.p99").score, 0.1)
+        assertEquals(100.0, r.getValue("latency.p99.9").score, 0.1)
+        assertTrue(r.getValue("latency.p99").scoreError.isNaN())
+        assertEquals(listOf("latency.max", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.p99.9"),
+            r.keys.filter { it.startsWith("latency") }.sorted())
+    }
+
+    @Test
+    fun `the result survives serialization from the fork to the host`() {
+        val original = LatencyResult(histogram(3.0 to 10, 7.0 to 10))
+        val bytes = ByteArrayOutputStream().also { ObjectOutputStream(it).use { o -> o.writeObject(original) } }.toByteArray()
+        val copy = ObjectInputStream(ByteArrayInputStream(bytes)).use { it.readObject() } as LatencyResult
+        assertEquals(original.score, copy.score)
+        assertEquals(original.statistics.getPercentile(75.0), copy.statistics.getPercentile(75.0))
+        assertEquals(20, copy.sampleCount)
+        assertTrue(bytes.size < 4096, "serialized size ${bytes.size}")
+    }
+
+    @Test
+    fun `profiler results carry errors by kind, summed over iterations, and client CPU averaged`() {
+        val failures = FailureCounts().apply {
+            add(FailureKind.TIMEOUT, "a")
+            add(FailureKind.TIMEOUT, "b")
+            add(FailureKind.NON_2XX, "c")
+        }
+        val it1 = iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 10), failures)).toTypedArray())
+        val it2 = iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 10))).toTypedArray())
+        val r = BenchmarkResult(null, listOf(it1, it2)).secondaryResults
+        assertEquals(3.0, r.getValue("errors").score)
+        assertEquals(2.0, r.getValue("errors.timeout").score)
+        assertEquals(1.0, r.getValue("errors.non_2xx").score)
+        assertEquals(0.5, r.getValue("client.cpu").score, 1e-9)
+        assertEquals(50_000.0, r.getValue("client.cpuPerReq").score, 1e-6) // 0.5 s CPU / 10 requests, in µs
+    }
+}
