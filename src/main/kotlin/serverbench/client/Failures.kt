@@ -11,10 +11,12 @@ enum class FailureKind(val label: String) {
 
 /**
  * Thrown from the benchmark method when the failures exceed the tolerated count; JMH then reports the benchmark as
- * failed. It has no stack trace on purpose: JMH prints the throwable, and the message alone says what happened
+ * failed. An [AssertionError], like Netty's microbenchmarks on an unexpected reply: the server broke the benchmark's
+ * contract. It has no stack trace on purpose: JMH prints the throwable, and the message alone says what happened
  * (counts by kind and the first failure seen), so the user sees one line instead of forty frames of harness code.
  */
-class LoadFailure(message: String) : RuntimeException(message, null, false, false) {
+class LoadFailure(message: String) : AssertionError(message) {
+    override fun fillInStackTrace(): Throwable = this
     override fun toString(): String = "serverbench: $message"
 }
 
