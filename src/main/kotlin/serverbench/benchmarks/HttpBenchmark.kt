@@ -69,18 +69,25 @@ abstract class HttpBenchmark {
 
     @Setup(Level.Trial)
     fun startServerAndClient(params: BenchmarkParams) {
-        val kind = ServerKind.of(server)
-        require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
-        val variant = params.benchmark.substringAfterLast('.')
-        val request = request(variant)
-        val started = System.nanoTime()
-        val settings = clientSettings()
-        val fixture = ServerFixture.start(kind).also { this.fixture = it }
-        fixture.verify(request, settings)
-        val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
-        client = LoadClient(fixture.address, concurrency, request, settings).also { it.start() }
-        println("\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, first " +
-            "validated response at $ready ms; $concurrency connections (${client!!.transport.name}) -> $request")
+        try {
+            val kind = ServerKind.of(server)
+            require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
+            val variant = params.benchmark.substringAfterLast('.')
+            val request = request(variant)
+            val started = System.nanoTime()
+            val settings = clientSettings()
+            val fixture = ServerFixture.start(kind).also { this.fixture = it }
+            fixture.verify(request, settings)
+            val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
+            val client = LoadClient(fixture.address, concurrency, request, settings).also { this.client = it }
+            client.start()
+            println("\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, first " +
+                "validated response at $ready ms; $concurrency connections (${client.transport.name}) -> $request")
+        } catch (t: Throwable) {
+            // JMH runs no @TearDown once a @Setup has thrown: stop what was started, or the fork waits on it.
+            stopClientAndServer()
+            throw t
+        }
     }
 
     @Setup(Level.Iteration)
@@ -106,7 +113,14 @@ abstract class HttpBenchmark {
 
     /** One successful request (the whole body of every `@Benchmark` method). */
     protected fun call() {
-        client!!.next()
+        try {
+            client!!.next()
+        } catch (t: Throwable) {
+            // JMH runs no @TearDown after a failed invocation: stop the client and server here, or the fork keeps
+            // Spring's non-daemon threads alive until JMH's 30 s shutdown timeout.
+            stopClientAndServer()
+            throw t
+        }
     }
 
     protected fun unknown(variant: String): Nothing = error("Unknown variant '$variant' in ${javaClass.simpleName}")

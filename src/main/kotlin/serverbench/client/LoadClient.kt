@@ -50,7 +50,9 @@ class LoadClient(
     private val owner: Thread = Thread.currentThread()
     val transport: Transport = Transport.current
     private val loop = ManualIoEventLoop(owner, transport.ioHandlerFactory())
-    private val requestBytes: ByteBuf = request.encode(address.hostString, address.port)
+    private val requestBuffer: ByteBuf = request.encode(address.hostString, address.port)
+    /** What connections write: Netty releases what it wrote, and this wrapper makes that a no-op for the shared bytes. */
+    private val requestBytes: ByteBuf = Unpooled.unreleasableBuffer(requestBuffer)
     private val expectedBody: ByteBuf = Unpooled.wrappedBuffer(request.expected)
     private val timeoutNanos = settings.timeout.toNanos()
     private val scanIntervalNanos = (timeoutNanos / 10).coerceIn(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(100))
@@ -83,6 +85,10 @@ class LoadClient(
     private val iterationFailures = FailureCounts()
     private var iterationSuccesses = 0L
     private var iterationReconnects = 0L
+    /** Responses read by [beginIteration] that arrived while nobody was reading; see there. */
+    private var discarding = false
+    private var discarded = 0L
+    private var iterationDiscarded = 0L
     private var iterationCpuStart = 0L
     private var iterationWallStart = 0L
 
@@ -146,12 +152,29 @@ class LoadClient(
         next()
     }
 
+    /**
+     * Starts a measurement window. JMH does not call [next] between iterations, so responses that arrived meanwhile
+     * were read by nobody and when they completed is unknown: they are read here and counted neither as throughput nor
+     * in the latency histogram. Cutting by completion time keeps the sample unbiased; cutting by send time instead
+     * would drop the requests that straddle the boundary, and a request is more likely to straddle the longer it is.
+     * Requests sent before the window that complete inside it are timed normally, since the client is reading again.
+     */
     fun beginIteration() {
         checkOwner()
+        discarding = true
+        try {
+            loop.runNow()
+        } finally {
+            discarding = false
+        }
+        pending = 0
+        flushSends()
         latencyMicros.reset()
         iterationFailures.reset()
         iterationSuccesses = 0
         iterationReconnects = 0
+        iterationDiscarded = discarded
+        discarded = 0
         iterationWallStart = System.nanoTime()
         iterationCpuStart = threadMx.currentThreadCpuTime
         lastSuccessAt = iterationWallStart
@@ -159,6 +182,8 @@ class LoadClient(
 
     fun endIteration(): ClientReport {
         checkOwner()
+        // JMH stops calling next() now; requests queued by the last batch go out, so the server stays loaded.
+        flushSends()
         return ClientReport(
             latencyMicros = latencyMicros.copy(),
             successes = iterationSuccesses,
@@ -166,6 +191,7 @@ class LoadClient(
             reconnects = iterationReconnects,
             clientCpuNanos = threadMx.currentThreadCpuTime - iterationCpuStart,
             wallNanos = System.nanoTime() - iterationWallStart,
+            discardedAtStart = iterationDiscarded,
         )
     }
 
@@ -177,6 +203,7 @@ class LoadClient(
         if (Thread.currentThread() === owner) {
             val deadline = System.nanoTime() + 5 * SECOND_NANOS
             while (!loop.isTerminated && System.nanoTime() - deadline < 0) loop.run(TimeUnit.MILLISECONDS.toNanos(10))
+            if (loop.isTerminated) requestBuffer.release()
         }
     }
 
@@ -204,6 +231,10 @@ class LoadClient(
     }
 
     private fun succeeded(latencyNanos: Long) {
+        if (discarding) {
+            discarded++
+            return
+        }
         latencyMicros.recordValue((latencyNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
         iterationSuccesses++
         pending++
@@ -233,7 +264,7 @@ class LoadClient(
             if (c != null && c.inFlight && now - c.sentAt > timeoutNanos) {
                 c.inFlight = false
                 c.counted = true
-                failed(FailureKind.TIMEOUT, "no complete response within ${settings.timeout.toMillis()} ms")
+                failed(FailureKind.TIMEOUT, "no complete response within ${settings.timeout.toMillis()} ms (${c.progress()})")
                 c.channel?.close()
             }
         }
@@ -268,8 +299,19 @@ class LoadClient(
         private val parser = ResponseParser(expectedBody)
         /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
         private val requestView = requestBytes.duplicate().also { it.readerIndex(it.writerIndex()) }
+        /** Requests sent on this connection, and bytes received for the current one: for timeout messages only. */
+        private var sent = 0L
+        private var received = 0L
+        private val openedAt = System.nanoTime()
         /** Unparsed bytes of a response head or chunk line split across reads; null on the usual path. */
         private var cumulation: ByteBuf? = null
+
+        /** What a timed-out request got, to tell a server that never answered from one that stopped mid-response. */
+        fun progress(): String {
+            val age = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - openedAt)
+            val got = if (received == 0L) "nothing received" else "$received bytes received, status ${parser.status}"
+            return "$got; request $sent on a connection open for $age s"
+        }
 
         override fun channelActive(ctx: ChannelHandlerContext) {
             channel = ctx.channel()
@@ -282,6 +324,8 @@ class LoadClient(
             // Closed (and replaced) while its send was queued: nothing to send on.
             if (closing || remainingRequests <= 0 || !ch.isActive || slots[slot] !== this) return
             remainingRequests--
+            sent++
+            received = 0
             parser.reset()
             counted = false
             inFlight = true
@@ -294,8 +338,18 @@ class LoadClient(
 
         override fun channelRead(ctx: ChannelHandlerContext, msg: Any) {
             val read = msg as ByteBuf
+            received += read.readableBytes()
             try {
-                if (!inFlight) return // the rest of a response we already gave up on
+                if (!inFlight) {
+                    // Nothing was asked on this connection: after a response we gave up on, the channel is already
+                    // closing; otherwise the server sent bytes nobody requested.
+                    if (!counted && ctx.channel().isActive) {
+                        failed(FailureKind.INVALID_BODY, "${read.readableBytes()} unexpected bytes after a complete response")
+                        counted = true
+                        ctx.close()
+                    }
+                    return
+                }
                 val input = cumulation?.writeBytes(read) ?: read
                 when (parser.parse(input)) {
                     ResponseParser.COMPLETE ->
@@ -397,4 +451,6 @@ class ClientReport(
     val reconnects: Long,
     val clientCpuNanos: Long,
     val wallNanos: Long,
+    /** Responses that arrived between iterations, read at the start of this one and not counted (see beginIteration). */
+    val discardedAtStart: Long = 0,
 )

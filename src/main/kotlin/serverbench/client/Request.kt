@@ -16,13 +16,13 @@ class Request(val path: String, val expectedBody: String) {
     val expected: ByteArray = expectedBody.toByteArray(StandardCharsets.UTF_8)
 
     /**
-     * The request bytes, encoded once per client: the hot path writes a duplicate (a view) of this buffer and never
-     * formats or allocates a request.
+     * The request bytes, encoded once per client (which releases them): the hot path writes a view of this buffer and
+     * never formats or allocates a request.
      */
     internal fun encode(host: String, port: Int): ByteBuf {
         val text = "GET $path HTTP/1.1\r\nHost: $host:$port\r\n\r\n"
         val bytes = text.toByteArray(StandardCharsets.US_ASCII)
-        return Unpooled.unreleasableBuffer(Unpooled.directBuffer(bytes.size).writeBytes(bytes))
+        return Unpooled.directBuffer(bytes.size).writeBytes(bytes)
     }
 
     override fun toString() = "GET $path"

@@ -13,8 +13,8 @@ import java.nio.charset.StandardCharsets
  * the client, and client CPU is taken from the two cores the server also needs. Measured against Netty /noop/hello at
  * c=64 on this machine (one sitting): see the commit that introduced this class.
  *
- * Supports Content-Length bodies, chunked bodies (with trailers), bodies delimited by connection close, and responses
- * without a body (1xx, 204, 304). Allocation-free unless a response head or chunk line is split across reads.
+ * Supports Content-Length bodies, chunked bodies (with trailers), bodies delimited by connection close, responses
+ * without a body (101, 204, 304), and skips interim 1xx responses. Allocation-free unless a response head or chunk line is split across reads.
  */
 internal class ResponseParser(private val expected: ByteBuf) {
 
@@ -69,7 +69,7 @@ internal class ResponseParser(private val expected: ByteBuf) {
                     return NEED_MORE
                 }
                 CHUNK_SIZE -> {
-                    val end = lineEnd(buf, buf.readerIndex()) ?: return NEED_MORE
+                    val end = lineEnd(buf, buf.readerIndex()) ?: return needLine(buf)
                     val size = chunkSize(buf, buf.readerIndex(), end) ?: return malformed("bad chunk size line")
                     buf.readerIndex(end)
                     if (size == 0L) {
@@ -85,14 +85,14 @@ internal class ResponseParser(private val expected: ByteBuf) {
                     state = CHUNK_END
                 }
                 CHUNK_END -> {
-                    val end = lineEnd(buf, buf.readerIndex()) ?: return NEED_MORE
-                    if (end - buf.readerIndex() > 2) return malformed("no CRLF after chunk data")
+                    val end = lineEnd(buf, buf.readerIndex()) ?: return needLine(buf)
+                    if (!isBlank(buf, buf.readerIndex(), end)) return malformed("no CRLF after chunk data")
                     buf.readerIndex(end)
                     state = CHUNK_SIZE
                 }
                 TRAILERS -> {
                     val start = buf.readerIndex()
-                    val end = lineEnd(buf, start) ?: return NEED_MORE
+                    val end = lineEnd(buf, start) ?: return needLine(buf)
                     buf.readerIndex(end)
                     if (isBlank(buf, start, end)) return COMPLETE
                 }
@@ -147,8 +147,13 @@ internal class ResponseParser(private val expected: ByteBuf) {
             lineStart = lineEnd
         }
         buf.readerIndex(end)
+        if (status in 100..199 && status != 101) {
+            // An interim response (100 Continue, 103 Early Hints): the final response follows on the same connection.
+            status = 0
+            return CONTINUE
+        }
         state = when {
-            status in 100..199 || status == 204 || status == 304 -> return COMPLETE
+            status == 101 || status == 204 || status == 304 -> return COMPLETE
             chunked -> CHUNK_SIZE
             contentLength >= 0 -> {
                 remaining = contentLength
@@ -174,6 +179,10 @@ internal class ResponseParser(private val expected: ByteBuf) {
         remaining -= n
         buf.readerIndex(at + n)
     }
+
+    /** An incomplete line waits for more bytes, but not forever: a line longer than a whole head is malformed. */
+    private fun needLine(buf: ByteBuf): Int =
+        if (buf.readableBytes() > MAX_HEAD_BYTES) malformed("line longer than $MAX_HEAD_BYTES bytes") else NEED_MORE
 
     private fun malformed(why: String): Int {
         problem = why

@@ -173,6 +173,45 @@ class LoadClientTest {
     }
 
     @Test
+    fun `responses that arrive between iterations are neither timed nor counted`() {
+        client("/noop/delay?ms=50", NoopEndpoints.DELAYED, connections = 4).use { c ->
+            c.start()
+            c.beginIteration()
+            repeat(8) { c.next() }
+            c.endIteration()
+            Thread.sleep(300) // JMH's pause between iterations: the 4 requests in flight complete, nobody reads them
+            c.beginIteration()
+            repeat(8) { c.next() }
+            val report = c.endIteration()
+            assertEquals(4, report.discardedAtStart, "the responses that arrived during the pause, one per connection")
+            assertTrue(report.latencyMicros.maxValue < 200_000, "a pause must not show up as latency: max ${report.latencyMicros.maxValue} µs")
+            assertEquals(report.successes, report.latencyMicros.totalCount)
+        }
+    }
+
+    @Test
+    fun `bytes nobody asked for are a failure`() {
+        RawServer { s ->
+            if (RawServer.readRequest(s)) {
+                val out = s.getOutputStream()
+                out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".toByteArray())
+                out.flush()
+                Thread.sleep(100)
+                out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".toByteArray())
+                out.flush()
+                Thread.sleep(2000)
+            }
+        }.use { raw ->
+            LoadClient(raw.address, 1, Request("/x", "ok"), strict.copy(maxErrors = 0)).use { c ->
+                c.probe() // one request, one fine response; no further request is sent
+                val e = assertThrows<LoadFailure> { c.next() }
+                assertTrue(e.message!!.contains("unexpected bytes after a complete response") ||
+                    e.message!!.contains("bytes after the end of the response"), e.message)
+            }
+        }
+    }
+
+    @Test
     fun `only loopback targets are accepted`() {
         assertThrows<IllegalArgumentException> {
             LoadClient(InetSocketAddress("8.8.8.8", 80), 1, Request("/", "x"), strict)

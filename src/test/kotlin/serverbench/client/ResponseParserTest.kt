@@ -115,6 +115,29 @@ class ResponseParserTest {
     }
 
     @Test
+    fun `interim 1xx responses are skipped, in one read or split`() {
+        val text = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+        for (split in listOf(text.length, 20, 25, 30)) {
+            val p = parser()
+            val (r, left) = if (split == text.length) feed(p, text) else feed(p, text.substring(0, split), text.substring(split))
+            assertEquals(ResponseParser.COMPLETE, r, "split $split")
+            assertEquals(0, left)
+            assertEquals(200, p.status)
+            assertTrue(p.bodyMatches)
+        }
+    }
+
+    @Test
+    fun `endless chunk lines and bad chunk terminators are malformed`() {
+        val endless = parser()
+        assertEquals(ResponseParser.MALFORMED,
+            feed(endless, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + "1".repeat(70_000)).first)
+        val badEnd = parser()
+        assertEquals(ResponseParser.MALFORMED,
+            feed(badEnd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloX\n0\r\n\r\n").first)
+    }
+
+    @Test
     fun `bytes after a complete response stay unread`() {
         val p = parser()
         val (r, left) = feed(p, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloEXTRA")
