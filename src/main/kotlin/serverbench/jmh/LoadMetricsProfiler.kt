@@ -49,10 +49,8 @@ class LoadMetricsProfiler : InternalProfiler {
             if (report.reconnects > 0) {
                 out += ScalarResult("reconnects", report.reconnects.toDouble(), "count", AggregationPolicy.SUM)
             }
-            out += ScalarResult("client.cpu", report.clientCpuNanos.toDouble() / report.wallNanos, "cores", AggregationPolicy.AVG)
-            if (report.successes > 0) {
-                out += ScalarResult("client.cpuPerReq", report.clientCpuNanos / 1000.0 / report.successes, "us", AggregationPolicy.AVG)
-            }
+            out += RatioResult("client.cpu", "cores", report.clientCpuNanos.toDouble(), report.wallNanos.toDouble())
+            out += RatioResult("client.cpuPerReq", "us", report.clientCpuNanos.toDouble(), report.successes.toDouble(), scale = 1e-3)
             return out
         }
     }

@@ -2,11 +2,14 @@
 
 package serverbench.jmh
 
+import org.openjdk.jmh.results.RunResult
 import org.openjdk.jmh.runner.BenchmarkException
+import org.openjdk.jmh.runner.Defaults
 import org.openjdk.jmh.runner.NoBenchmarksException
 import org.openjdk.jmh.runner.ProfilersFailedException
 import org.openjdk.jmh.runner.Runner
 import org.openjdk.jmh.runner.RunnerException
+import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.CommandLineOptionException
 import org.openjdk.jmh.runner.options.CommandLineOptions
 import org.openjdk.jmh.runner.options.Options
@@ -24,7 +27,7 @@ import kotlin.system.exitProcess
  * - JVM flags that keep JDK 21+ forks quiet about Netty's and JMH's native/Unsafe access (ignored by JDK 17);
  * - every `-Dserverbench.*` system property of this JVM, forwarded to the forks;
  * - the self-check benchmarks (which fail on purpose) only when a pattern names them;
- * - a failed benchmark reported in one line, and a non-zero exit status.
+ * - a failed benchmark reported in one line, and a non-zero exit status whenever a benchmark failed.
  */
 fun main(args: Array<String>) {
     exitProcess(HostJvm.relaunchIfNeeded(args) ?: Launcher.run(args))
@@ -90,8 +93,25 @@ object Launcher {
             }
         }
         val options = options(cmd, System.getProperties())
+        val resultFile = if (cmd.result.hasValue() || cmd.resultFormat.hasValue()) {
+            cmd.result.orElse("${Defaults.RESULT_FILE_PREFIX}.${cmd.resultFormat.orElse(Defaults.RESULT_FORMAT).toString().lowercase()}")
+        } else {
+            null
+        }
+        val resultFormat = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT)
+        val out = CompleteResultsOutput(OutputFormatFactory.createFormatInstance(System.out, cmd.verbosity().orElse(Defaults.VERBOSITY)))
+        var saved: Collection<RunResult> = emptyList()
         try {
-            Runner(options).run()
+            val planned = Plan.runs(options).size
+            val complete = Runner(WithoutResultFile(options), out).run().filter { Outcomes.isComplete(it) }
+            saved = complete
+            val failed = planned - complete.size
+            if (failed > 0) {
+                // JMH itself would exit 0 here, and count a run that failed after some iterations as a result.
+                System.err.println("serverbench: $failed of $planned benchmark runs failed (marked <failure> above); " +
+                    "the results hold the other ${complete.size}")
+                return 1
+            }
             return 0
         } catch (e: NoBenchmarksException) {
             System.err.println("No benchmark matches ${cmd.includes.joinToString(" ") { "'$it'" }}. Patterns are regular " +
@@ -105,6 +125,7 @@ object Launcher {
             }
             return 1
         } catch (e: RunnerException) {
+            saved = out.completed // -foe stopped the run: keep what finished before the failure
             val failure = loadFailure(e)
             if (failure != null) {
                 System.err.println("serverbench: benchmark failed: ${failure.message}")
@@ -113,6 +134,11 @@ object Launcher {
                 e.printStackTrace(System.err)
             }
             return 1
+        } finally {
+            if (resultFile != null && saved.isNotEmpty()) {
+                Outcomes.write(saved, resultFile, resultFormat)
+                println("\nBenchmark result is saved to $resultFile (${saved.size} completed runs)")
+            }
         }
     }
 

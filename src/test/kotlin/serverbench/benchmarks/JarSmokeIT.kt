@@ -83,11 +83,31 @@ class JarSmokeIT {
     }
 
     @Test
+    fun `without -foe the other benchmarks still run, their results are kept, and the exit status says one failed`() {
+        val json = Files.createTempFile("partial", ".json").toFile()
+        try {
+            val run = Jar.run("NoopBenchmark.hello|SelfCheckBenchmark.wrongBody", "-p", "server=netty", *tiny,
+                "-rf", "json", "-rff", json.path)
+            assertEquals(1, run.exitCode, run.toString())
+            assertTrue(run.stderr.contains("serverbench: 1 of 2 benchmark runs failed"), run.stderr)
+            val results: JsonNode = JsonMapper.builder().build().readTree(json)
+            assertEquals(1, results.size())
+            assertEquals("serverbench.benchmarks.NoopBenchmark.hello", results[0]["benchmark"].asString())
+            assertTrue(run.stdout.contains("first: GET /noop/hello on "), run.stdout)
+            assertTrue(run.stdout.contains("body \"hello\" (5 bytes), expected \"not what the server says\""), run.stdout)
+            assertFalse(run.stdout.contains("stray running threads"), "a failed fork must stop its server:\n${run.stdout}")
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
     fun `a failure that starts under load fails the benchmark mid-run`() {
         val run = Jar.run("SelfCheckBenchmark.failAfter", "-p", "server=tomcat", *tiny, "-foe", "true")
         assertEquals(1, run.exitCode, run.toString())
         assertTrue(run.stderr.contains("non-2xx; first: GET /fault/failAfter?n=1000"), run.stderr)
         assertTrue(run.stdout.contains("<failure>"), run.stdout)
+        assertFalse(run.stdout.contains("stray running threads"), "a failed fork must stop its server:\n${run.stdout}")
     }
 
     private fun assertMetrics(r: JsonNode) {

@@ -100,6 +100,15 @@ class LatencyResultTest {
         assertEquals(2.0, r.getValue("errors.timeout").score)
         assertEquals(1.0, r.getValue("errors.non_2xx").score)
         assertEquals(0.5, r.getValue("client.cpu").score, 1e-9)
-        assertEquals(50_000.0, r.getValue("client.cpuPerReq").score, 1e-6) // 0.5 s CPU / 10 requests, in µs
+        assertEquals(50_000.0, r.getValue("client.cpuPerReq").score, 1e-6) // (2 × 0.5 s CPU) / (2 × 10 requests), in µs
+    }
+
+    @Test
+    fun `client CPU per request is total CPU over total requests, not an average of iteration ratios`() {
+        val busy = iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 1000))).toTypedArray())
+        val idle = iteration(*LoadMetricsProfiler.results(report(histogram())).toTypedArray()) // no request at all
+        val r = BenchmarkResult(null, listOf(busy, idle)).secondaryResults
+        assertEquals(1e6 / 1000, r.getValue("client.cpuPerReq").score, 1e-6) // 1 s CPU over 1000 requests
+        assertEquals(0.5, r.getValue("client.cpu").score, 1e-9)
     }
 }
