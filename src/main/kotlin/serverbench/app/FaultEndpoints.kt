@@ -20,12 +20,20 @@ class FaultEndpoints {
     @GetMapping("/status")
     fun status(@RequestParam("code") code: Int): ResponseEntity<String> = ResponseEntity.status(code).body("status $code")
 
-    private val served = AtomicLong()
+    /** When this server answered its first /fault/failAfter request; 0 until then. */
+    private val firstServedAt = AtomicLong()
 
-    /** Answers "ok" to the first `n` requests this server gets here, then 500: a failure that starts under load. */
+    /**
+     * Answers "ok" for `ms` milliseconds from the first request it gets, then 500: a failure that starts under load,
+     * in the middle of a run (use a time longer than the warmup to fail during measurement).
+     */
     @GetMapping("/failAfter")
-    fun failAfter(@RequestParam("n") n: Long): ResponseEntity<String> =
-        if (served.incrementAndGet() <= n) ResponseEntity.ok(OK) else ResponseEntity.status(500).body("failing after $n")
+    fun failAfter(@RequestParam("ms") ms: Long): ResponseEntity<String> {
+        val now = System.nanoTime()
+        firstServedAt.compareAndSet(0, now)
+        return if (now - firstServedAt.get() <= ms * 1_000_000) ResponseEntity.ok(OK)
+        else ResponseEntity.status(500).body("failing after $ms ms")
+    }
 
     @GetMapping("/hang")
     suspend fun hang(): String = awaitCancellation()

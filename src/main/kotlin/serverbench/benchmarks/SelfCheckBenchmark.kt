@@ -1,6 +1,7 @@
 package serverbench.benchmarks
 
 import org.openjdk.jmh.annotations.Benchmark
+import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.FaultEndpoints
@@ -18,10 +19,14 @@ import java.time.Duration
 @State(Scope.Benchmark)
 class SelfCheckBenchmark : HttpBenchmark() {
 
+    /** For `failAfter`: how long the endpoint answers correctly before it starts failing. */
+    @Param("1000")
+    var failAfterMs: Long = 0
+
     override fun request(variant: String) = when (variant) {
         "status500" -> Request("/fault/status?code=500", FaultEndpoints.OK)
         "wrongBody" -> Request("/noop/hello", "not what the server says")
-        "failAfter" -> Request("/fault/failAfter?n=1000", FaultEndpoints.OK)
+        "failAfter" -> Request("/fault/failAfter?ms=$failAfterMs", FaultEndpoints.OK)
         "hang" -> Request("/fault/hang", FaultEndpoints.OK)
         else -> unknown(variant)
     }

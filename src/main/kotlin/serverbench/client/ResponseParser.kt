@@ -121,11 +121,11 @@ internal class ResponseParser(private val expected: ByteBuf) {
         }
         val statusLineEnd = lineEnd(buf, start)!!
         if (statusLineEnd - start < 14 || !startsWith(buf, start, HTTP_1) || buf.getByte(start + 8) != SP) {
-            return malformed("bad status line \"${text(buf, start, statusLineEnd)}\"")
+            return malformed("bad status line \"${text(buf, start, statusLineEnd).trimEnd()}\"")
         }
         val http10 = buf.getByte(start + 7) == '0'.code.toByte()
         status = digits(buf, start + 9, start + 12).toInt()
-        if (status < 100) return malformed("bad status line \"${text(buf, start, statusLineEnd)}\"")
+        if (status < 100) return malformed("bad status line \"${text(buf, start, statusLineEnd).trimEnd()}\"")
         keepAlive = !http10
         var contentLength = -1L
         var chunked = false
@@ -170,11 +170,17 @@ internal class ResponseParser(private val expected: ByteBuf) {
     private fun body(buf: ByteBuf, n: Int) {
         if (n == 0) return
         val at = buf.readerIndex()
+        val matchedSoFar = bodyMatches
         if (bodyMatches && (bodyLength + n > expected.readableBytes() ||
                 !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + bodyLength.toInt(), n))) {
             bodyMatches = false
         }
-        if (sample == null && (!bodyMatches || status !in 200..299)) sample = text(buf, at, at + minOf(n, SAMPLE_BYTES))
+        if (!bodyMatches || status !in 200..299) {
+            // Failure path only: the body as received, across reads, up to SAMPLE_BYTES (the bytes before a mismatch
+            // matched the expected body, so they are taken from it).
+            val before = sample ?: if (matchedSoFar && bodyLength > 0) text(expected, expected.readerIndex(), expected.readerIndex() + bodyLength.toInt()) else ""
+            if (before.length < SAMPLE_BYTES) sample = before + text(buf, at, at + minOf(n, SAMPLE_BYTES - before.length))
+        }
         bodyLength += n
         remaining -= n
         buf.readerIndex(at + n)
@@ -293,6 +299,6 @@ internal class ResponseParser(private val expected: ByteBuf) {
             return if (n == 0) null else v
         }
 
-        private fun text(buf: ByteBuf, from: Int, to: Int) = buf.toString(from, to - from, StandardCharsets.UTF_8).trimEnd()
+        private fun text(buf: ByteBuf, from: Int, to: Int) = buf.toString(from, to - from, StandardCharsets.UTF_8)
     }
 }

@@ -102,10 +102,29 @@ class JarSmokeIT {
     }
 
     @Test
+    fun `a failure in the middle of the measurement discards the iterations measured before it`() {
+        val json = Files.createTempFile("midrun", ".json").toFile()
+        try {
+            // Warmup 1 s, then 3 measurement iterations of 1 s; the endpoint fails from 2.5 s on, in the second one.
+            val run = Jar.run("SelfCheckBenchmark.failAfter", "-p", "server=netty", "-p", "failAfterMs=2500",
+                "-f", "1", "-wi", "1", "-w", "1s", "-i", "3", "-r", "1s", "-rf", "json", "-rff", json.path)
+            assertEquals(1, run.exitCode, run.toString())
+            assertTrue(run.stdout.contains("Iteration   1: "), run.stdout)
+            assertTrue(run.stdout.contains("SelfCheckBenchmark.failAfter (concurrency=64, failAfterMs=2500, server=netty) FAILED"), run.stdout)
+            assertFalse(run.stdout.contains("Result \"serverbench.benchmarks.SelfCheckBenchmark.failAfter\""), run.stdout)
+            assertFalse(run.stdout.contains("SelfCheckBenchmark.failAfter  "), "no row in the final table:\n${run.stdout}")
+            assertTrue(run.stderr.contains("serverbench: 1 of 1 benchmark runs failed"), run.stderr)
+            assertFalse(json.exists() && json.readText().contains("failAfter"), "a failed run is never written as a result")
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
     fun `a failure that starts under load fails the benchmark mid-run`() {
         val run = Jar.run("SelfCheckBenchmark.failAfter", "-p", "server=tomcat", *tiny, "-foe", "true")
         assertEquals(1, run.exitCode, run.toString())
-        assertTrue(run.stderr.contains("non-2xx; first: GET /fault/failAfter?n=1000"), run.stderr)
+        assertTrue(run.stderr.contains("non-2xx; first: GET /fault/failAfter?ms=1000"), run.stderr)
         assertTrue(run.stdout.contains("<failure>"), run.stdout)
         assertFalse(run.stdout.contains("stray running threads"), "a failed fork must stop its server:\n${run.stdout}")
     }

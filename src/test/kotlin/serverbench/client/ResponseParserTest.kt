@@ -94,6 +94,11 @@ class ResponseParserTest {
         feed(error, "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 5\r\n\r\noops!")
         assertEquals(500, error.status)
         assertEquals("oops!", error.sample)
+
+        val split = parser()
+        feed(split, "HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\nhel", "lo world", "!")
+        assertFalse(split.bodyMatches)
+        assertEquals("hello world!", split.sample, "the sample spans reads and keeps the bytes that matched")
     }
 
     @Test
