@@ -33,9 +33,12 @@ import java.util.concurrent.TimeUnit
  * for [serverbench.jmh.LoadMetricsProfiler]. A subclass maps each `@Benchmark` method name to its [Request] in
  * [request] (a `when` ending in `error("Unknown …")`), and each method body is just [call].
  *
- * Defaults, chosen for a 2-core machine where client and server share the cores:
- * - 5 × 5 s warmup: the server's JIT needs about 20 s under load before throughput is steady (measured here: Netty
- *   /noop/hello reached ~20 % of its steady rate after 8 s of in-fork warmup, and its steady rate after 20 s).
+ * Defaults, chosen for a 2-core machine where client and server share the cores (and the JIT compiler threads):
+ * - 10 × 5 s warmup: throughput is steady only once the server's hot paths are compiled, and on 2 busy cores that
+ *   takes long. Measured here (5 s iterations, from the start of load): Netty `/noop/hello` 20–40 k req/s in the 2nd
+ *   iteration and steady (~77 k) from the 3rd; Netty `completableFuture` at limit 1000 steady from the 5th (~20 s);
+ *   Tomcat `suspendFun` at limit 1000 climbed 3.7 k → 4.5 k → 6.1 k → 7.0 k → 10.9 k → 16.7 k and was steady (~24 k)
+ *   only from the 8th (~40 s). 50 s covers the slowest seen with a margin.
  * - 5 × 5 s measurement, 1 fork: each fork costs a server start (~2 s) plus the warmup; the README explains when to
  *   use `-f 3` (comparisons that need run-to-run variance, e.g. PR before/after).
  * - Fixed 2 GB heap and G1, so heap sizing never differs between runs; override with `-jvmArgs`.
@@ -46,7 +49,7 @@ import java.util.concurrent.TimeUnit
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Threads(1)
 @Fork(value = 1, jvmArgs = ["-Xms2g", "-Xmx2g", "-XX:+UseG1GC"])
-@Warmup(iterations = 5, time = 5, timeUnit = TimeUnit.SECONDS)
+@Warmup(iterations = 10, time = 5, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 5, timeUnit = TimeUnit.SECONDS)
 abstract class HttpBenchmark {
 
