@@ -93,53 +93,85 @@ object Launcher {
             }
         }
         val options = options(cmd, System.getProperties())
+        val planned = try {
+            Plan.runs(options)
+        } catch (e: RuntimeException) {
+            System.err.println("serverbench: cannot list the benchmarks: ${e.message}")
+            return 1
+        }
+        if (planned.isEmpty()) {
+            System.err.println("No benchmark matches ${cmd.includes.joinToString(" ") { "'$it'" }}. Patterns are regular " +
+                "expressions matched anywhere in serverbench.benchmarks.<Class>.<method>.${suggestion(cmd.includes)} " +
+                "List them with: java -jar target/benchmarks.jar -l")
+            return 1
+        }
+        val applicable = Applicability.apply(planned, Applicability.forkJdk(options.jvm.orElse(null)))
+        applicable.notices.forEach { System.out.println(it) }
+        val runs = applicable.runs
+        if (runs.isEmpty()) {
+            println("serverbench: nothing left to run")
+            return 0
+        }
+
         val resultFile = if (cmd.result.hasValue() || cmd.resultFormat.hasValue()) {
             cmd.result.orElse("${Defaults.RESULT_FILE_PREFIX}.${cmd.resultFormat.orElse(Defaults.RESULT_FORMAT).toString().lowercase()}")
         } else {
             null
         }
         val resultFormat = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT)
-        val out = CompleteResultsOutput(OutputFormatFactory.createFormatInstance(System.out, cmd.verbosity().orElse(Defaults.VERBOSITY)))
-        var saved: Collection<RunResult> = emptyList()
-        try {
-            val planned = Plan.runs(options).size
-            val complete = Runner(WithoutResultFile(options), out).run().filter { Outcomes.isComplete(it) }
-            saved = complete
-            val failed = planned - complete.size
-            if (failed > 0) {
-                // JMH itself would exit 0 here, and count a run that failed after some iterations as a result.
-                System.err.println("serverbench: $failed of $planned benchmark runs failed (marked <failure> above); " +
-                    "the results hold the other ${complete.size}")
+        val out = SessionOutput(OutputFormatFactory.createFormatInstance(System.out, cmd.verbosity().orElse(Defaults.VERBOSITY)))
+        val results = ArrayList<RunResult>()
+        val failed = ArrayList<String>()
+        val started = System.nanoTime()
+        fun elapsed() = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)
+
+        // One JMH run per planned run: the launcher decides which runs make sense, keeps only complete results, and
+        // can save them after every run.
+        for ((i, run) in runs.withIndex()) {
+            println(Progress.line(i, runs, elapsed()))
+            try {
+                val complete = Runner(SingleRun(options, run), out).run().filter { Outcomes.isComplete(it) }
+                if (complete.isEmpty()) failed += run.describe()
+                results += complete
+            } catch (e: NoBenchmarksException) {
+                failed += run.describe()
+                System.err.println("serverbench: ${run.describe()}: JMH found no such benchmark")
+            } catch (e: ProfilersFailedException) {
+                generateSequence<Throwable>(e) { it.cause }.forEach { ex ->
+                    System.err.println(ex.message)
+                    ex.suppressed.forEach { System.err.println(it.message) }
+                }
                 return 1
-            }
-            return 0
-        } catch (e: NoBenchmarksException) {
-            System.err.println("No benchmark matches ${cmd.includes.joinToString(" ") { "'$it'" }}. Patterns are regular " +
-                "expressions matched anywhere in serverbench.benchmarks.<Class>.<method>.${suggestion(cmd.includes)} " +
-                "List them with: java -jar target/benchmarks.jar -l")
-            return 1
-        } catch (e: ProfilersFailedException) {
-            generateSequence<Throwable>(e) { it.cause }.forEach { ex ->
-                System.err.println(ex.message)
-                ex.suppressed.forEach { System.err.println(it.message) }
-            }
-            return 1
-        } catch (e: RunnerException) {
-            saved = out.completed // -foe stopped the run: keep what finished before the failure
-            val failure = loadFailure(e)
-            if (failure != null) {
-                System.err.println("serverbench: benchmark failed: ${failure.message}")
-            } else {
-                System.err.print("ERROR: ")
-                e.printStackTrace(System.err)
-            }
-            return 1
-        } finally {
-            if (resultFile != null && saved.isNotEmpty()) {
-                Outcomes.write(saved, resultFile, resultFormat)
-                println("\nBenchmark result is saved to $resultFile (${saved.size} completed runs)")
+            } catch (e: RunnerException) {
+                // -foe: stop at the first failure, keep what completed before it.
+                failed += run.describe()
+                val failure = loadFailure(e)
+                if (failure != null) {
+                    System.err.println("serverbench: benchmark failed: ${failure.message}")
+                } else {
+                    System.err.print("ERROR: ")
+                    e.printStackTrace(System.err)
+                }
+                break
+            } finally {
+                if (resultFile != null && results.isNotEmpty()) Outcomes.write(results, resultFile, resultFormat)
             }
         }
+
+        out.finish(results, elapsed())
+        if (resultFile != null) {
+            if (results.isNotEmpty()) println("\nBenchmark result is saved to $resultFile (${results.size} completed runs)")
+            else println("\nNo completed run: $resultFile was not written")
+        }
+        if (failed.isNotEmpty()) {
+            // JMH itself would exit 0 here, and count a run that failed after some iterations as a result.
+            val notRun = runs.size - results.size - failed.size
+            System.err.println("serverbench: ${failed.size} of ${runs.size} benchmark runs failed" +
+                (if (notRun > 0) " ($notRun not run after the failure, -foe)" else "") +
+                "; the results hold the other ${results.size}: ${failed.joinToString("; ")}")
+            return 1
+        }
+        return 0
     }
 
     fun options(cmd: Options, properties: java.util.Properties): Options {

@@ -1,5 +1,6 @@
 package serverbench.jmh
 
+import org.openjdk.jmh.annotations.Mode
 import org.openjdk.jmh.infra.BenchmarkParams
 import org.openjdk.jmh.results.BenchmarkResult
 import org.openjdk.jmh.results.RunResult
@@ -12,6 +13,7 @@ import java.io.File
 import java.io.PrintStream
 import java.nio.file.Files
 import java.nio.file.StandardCopyOption
+import java.util.regex.Pattern
 
 /**
  * Which benchmark runs succeeded. JMH 1.37 keeps the iterations a fork measured before it failed and reports them as
@@ -20,19 +22,16 @@ import java.nio.file.StandardCopyOption
  * anything less failed, and its partial numbers are never shown or written.
  */
 object Outcomes {
-    fun isComplete(result: BenchmarkResult): Boolean = result.iterationResults.size == expectedIterations(result.params)
+    fun isComplete(result: BenchmarkResult): Boolean =
+        result.iterationResults.size == maxOf(1, result.params.forks) * result.params.measurement.count
 
     fun isComplete(run: RunResult): Boolean =
-        run.benchmarkResults.size == forks(run.params) &&
+        run.benchmarkResults.size == maxOf(1, run.params.forks) &&
             run.benchmarkResults.all { it.iterationResults.size == run.params.measurement.count }
-
-    private fun forks(p: BenchmarkParams) = maxOf(1, p.forks)
-
-    private fun expectedIterations(p: BenchmarkParams) = forks(p) * p.measurement.count
 
     fun describe(p: BenchmarkParams): String =
         p.benchmark.removePrefix("serverbench.benchmarks.") +
-            p.paramsKeys.joinToString(", ", " (", ")") { "$it=${p.getParam(it)}" }.takeIf { p.paramsKeys.isNotEmpty() }.orEmpty()
+            if (p.paramsKeys.isEmpty()) "" else p.paramsKeys.joinToString(", ", " (", ")") { "$it=${p.getParam(it)}" }
 
     /** Writes [results] to [file] in [format] through a temporary file, so a reader never sees a half-written file. */
     fun write(results: Collection<RunResult>, file: String, format: ResultFormatType) {
@@ -45,35 +44,73 @@ object Outcomes {
 }
 
 /**
- * JMH's console output, minus what would present a failed run as a result: a benchmark whose forks did not measure
- * every iteration gets one line saying it failed instead of its "Result" block, and stays out of the final table.
- * Also keeps the completed results as they arrive, for the result file when -foe stops the run early.
+ * JMH's console output for a session of runs (the launcher runs JMH once per benchmark run): JMH's per-run progress,
+ * "Run complete" and final table are replaced by one progress line per run and one table at the end; a run whose forks
+ * did not measure every iteration gets a line saying it failed instead of its "Result" block.
  */
-class CompleteResultsOutput(private val delegate: OutputFormat) : OutputFormat by delegate {
-    val completed = ArrayList<RunResult>()
-    val failed = ArrayList<String>()
+class SessionOutput(private val delegate: OutputFormat) : OutputFormat by delegate {
+    private var started = false
 
-    override fun endBenchmark(result: BenchmarkResult?) {
-        if (result == null) return delegate.endBenchmark(null)
-        if (Outcomes.isComplete(result)) {
-            completed += RunResult(result.params, listOf(result))
-            delegate.endBenchmark(result)
-        } else {
-            failed += Outcomes.describe(result.params)
-            delegate.println("serverbench: ${Outcomes.describe(result.params)} FAILED after ${result.iterationResults.size} " +
-                "of ${result.params.measurement.count * maxOf(1, result.params.forks)} measurement iterations; its partial " +
-                "numbers are discarded")
-            delegate.println("")
-        }
+    override fun startRun() {
+        if (!started) delegate.startRun()
+        started = true
     }
 
     override fun endRun(result: Collection<RunResult>?) {
-        delegate.endRun(result?.filter { Outcomes.isComplete(it) })
+        // once, from finish()
+    }
+
+    fun finish(results: Collection<RunResult>, elapsedSeconds: Long) {
+        delegate.println("")
+        delegate.println("# Run complete. Total time: ${Progress.duration(elapsedSeconds)}")
+        delegate.println("")
+        delegate.endRun(results)
+        delegate.flush()
+    }
+
+    override fun close() {
+        // JMH closes its output after every run; this one lives for the whole session.
+        delegate.flush()
+    }
+
+    override fun println(s: String?) {
+        if (s != null && (s.startsWith("# Run progress:") || s.startsWith("# Run complete."))) return
+        delegate.println(s)
+    }
+
+    override fun endBenchmark(result: BenchmarkResult?) {
+        if (result == null || Outcomes.isComplete(result)) return delegate.endBenchmark(result)
+        delegate.println("serverbench: ${Outcomes.describe(result.params)} FAILED after ${result.iterationResults.size} " +
+            "of ${result.params.measurement.count * maxOf(1, result.params.forks)} measurement iterations; its partial " +
+            "numbers are discarded")
+        delegate.println("")
     }
 }
 
-/** The user's options with the result file hidden from JMH: the launcher writes it, with completed runs only. */
-class WithoutResultFile(private val delegate: Options) : Options by delegate {
+/** "# Run progress" for a session: which run of how many, and an ETA from the runs so far. */
+object Progress {
+    fun line(index: Int, runs: List<Plan.Run>, elapsedSeconds: Long): String {
+        val done = runs.take(index).sumOf { it.estimateSeconds }
+        val left = runs.drop(index).sumOf { it.estimateSeconds }
+        // Scale the estimate by how the finished runs compared with theirs.
+        val eta = if (index == 0 || done == 0L) left else left * elapsedSeconds / done
+        return "# Run progress: run ${index + 1} of ${runs.size} (${"%.2f".format(100.0 * index / runs.size)}% complete), " +
+            "ETA ${duration(eta)}"
+    }
+
+    fun duration(seconds: Long) = "%02d:%02d:%02d".format(seconds / 3600, seconds / 60 % 60, seconds % 60)
+}
+
+/**
+ * The user's options narrowed to one planned run: only that benchmark, its mode and its parameter values, and no
+ * result file (the launcher writes it, with completed runs only).
+ */
+class SingleRun(private val base: Options, private val run: Plan.Run) : Options by base {
+    override fun getIncludes(): List<String> = listOf("^" + Pattern.quote(run.benchmark) + "$")
+    override fun getExcludes(): List<String> = emptyList()
+    override fun getBenchModes(): Collection<Mode> = listOf(run.mode)
+    override fun getParameter(name: String): Optional<Collection<String>> =
+        run.params[name]?.let { Optional.of<Collection<String>>(listOf(it)) } ?: base.getParameter(name)
     override fun getResult(): Optional<String> = Optional.none()
     override fun getResultFormat(): Optional<ResultFormatType> = Optional.none()
 

@@ -2,19 +2,45 @@ package serverbench.jmh
 
 import org.openjdk.jmh.annotations.Mode
 import org.openjdk.jmh.runner.BenchmarkList
+import org.openjdk.jmh.runner.BenchmarkListEntry
+import org.openjdk.jmh.runner.Defaults
 import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.Options
+import org.openjdk.jmh.runner.options.TimeValue
 import org.openjdk.jmh.runner.options.VerboseMode
 import java.io.OutputStream
 import java.io.PrintStream
+import java.io.Serializable
+import java.util.concurrent.TimeUnit
 
 /**
- * The runs JMH will make for these options: every matching benchmark × benchmark mode × combination of parameter
- * values, computed the way JMH's Runner expands them. JMH leaves failed runs out of its results without failing the
- * process (unless -foe), so the launcher compares this count with the results to set the exit status.
+ * The runs JMH would make for these options (every matching benchmark × benchmark mode × combination of parameter
+ * values, expanded the way JMH's Runner does), which the launcher then filters and runs one at a time.
  */
 object Plan {
-    class Run(val benchmark: String, val mode: Mode, val params: Map<String, String>)
+    class Run(
+        val benchmark: String,
+        val mode: Mode,
+        /** Parameter values in the benchmark's declaration order. */
+        val params: LinkedHashMap<String, String>,
+        /** Rough duration, for the progress line: forks × (warmup + measurement) plus a server start per fork. */
+        val estimateSeconds: Long,
+    ) : Serializable {
+        val method: String get() = benchmark.substringAfterLast('.')
+        val className: String get() = benchmark.substringBeforeLast('.')
+
+        fun describe(): String = benchmark.removePrefix("serverbench.benchmarks.") +
+            if (params.isEmpty()) "" else params.entries.joinToString(", ", " (", ")") { "${it.key}=${it.value}" }
+
+        fun with(name: String, value: String) = Run(benchmark, mode, LinkedHashMap(params).also { it[name] = value }, estimateSeconds)
+
+        /** Identity for de-duplication: the same benchmark with the same parameter values runs once. */
+        val key: String get() = "$benchmark $mode $params"
+
+        companion object {
+            private const val serialVersionUID = 1L
+        }
+    }
 
     fun runs(options: Options): List<Run> {
         val silent = OutputFormatFactory.createFormatInstance(PrintStream(OutputStream.nullOutputStream()), VerboseMode.SILENT)
@@ -23,13 +49,28 @@ object Plan {
         for (entry in entries) {
             val modes = options.benchModes.ifEmpty { listOf(entry.mode) }
                 .flatMap { m -> if (m == Mode.All) Mode.entries.filter { it != Mode.All } else listOf(m) }
-            var combos = listOf(emptyMap<String, String>())
+            var combos = listOf(LinkedHashMap<String, String>())
             for ((name, defaults) in entry.params.orElse(emptyMap())) {
                 val values = options.getParameter(name).orElse(defaults.toList())
-                combos = combos.flatMap { c -> values.map { v -> c + (name to v) } }
+                combos = combos.flatMap { c -> values.map { v -> LinkedHashMap(c).also { it[name] = v } } }
             }
-            for (mode in modes) for (c in combos) out += Run(entry.username, mode, c)
+            val estimate = estimateSeconds(options, entry)
+            for (mode in modes) for (c in combos) out += Run(entry.username, mode, c, estimate)
         }
         return out
     }
+
+    private fun estimateSeconds(o: Options, e: BenchmarkListEntry): Long {
+        val forks = o.forkCount.orElse(e.forks.orElse(Defaults.MEASUREMENT_FORKS)).coerceAtLeast(1) +
+            o.warmupForkCount.orElse(e.warmupForks.orElse(Defaults.WARMUP_FORKS))
+        val warmup = o.warmupIterations.orElse(e.warmupIterations.orElse(Defaults.WARMUP_ITERATIONS)) *
+            seconds(o.warmupTime.orElse(e.warmupTime.orElse(Defaults.WARMUP_TIME)))
+        val measurement = o.measurementIterations.orElse(e.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS)) *
+            seconds(o.measurementTime.orElse(e.measurementTime.orElse(Defaults.MEASUREMENT_TIME)))
+        return forks * (warmup + measurement + SERVER_START_SECONDS)
+    }
+
+    private fun seconds(t: TimeValue): Long = t.convertTo(TimeUnit.MILLISECONDS).let { (it + 999) / 1000 }
+
+    private const val SERVER_START_SECONDS = 3L
 }
