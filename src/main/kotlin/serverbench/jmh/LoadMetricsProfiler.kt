@@ -13,9 +13,10 @@ import serverbench.client.FailureKind
 import java.util.concurrent.atomic.AtomicReference
 
 /**
- * Turns what the load client measured in an iteration into JMH secondary results: `latency.*` (ms, from every
- * request), `errors` (and `errors.<kind>` when non-zero), `client.cpu` (cores the client thread used) and
- * `client.cpuPerReq` (client CPU µs per successful request).
+ * Turns what the load client and the [ResourceMeter] measured in an iteration into JMH secondary results:
+ * `latency.*` (ms, from every request), `errors` (and `errors.<kind>` when non-zero), `reconnects` (when non-zero),
+ * `client.cpu` / `client.cpuPerReq` (cores; µs per successful request), `server.cpu` / `server.cpuPerReq` (the rest of
+ * the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes) and `threads.peak`.
  *
  * The launcher adds this profiler to every run, so users get these figures without a `-prof` flag. It reports
  * measurement iterations only: warmup figures never reach the results.
@@ -38,29 +39,45 @@ class LoadMetricsProfiler : InternalProfiler {
     }
 
     companion object {
-        fun results(report: ClientReport): List<Result<*>> {
+        fun results(report: IterationReport): List<Result<*>> {
+            val client = report.client
             val out = ArrayList<Result<*>>()
-            if (report.latencyMicros.totalCount > 0) out += LatencyResult(report.latencyMicros)
-            out += ScalarResult("errors", report.failures.total.toDouble(), "count", AggregationPolicy.SUM)
+            if (client.latencyMicros.totalCount > 0) out += LatencyResult(client.latencyMicros)
+            out += ScalarResult("errors", client.failures.total.toDouble(), "count", AggregationPolicy.SUM)
             for (kind in FailureKind.entries) {
-                val n = report.failures[kind]
+                val n = client.failures[kind]
                 if (n > 0) out += ScalarResult("errors.${kind.name.lowercase()}", n.toDouble(), "count", AggregationPolicy.SUM)
             }
-            if (report.reconnects > 0) {
-                out += ScalarResult("reconnects", report.reconnects.toDouble(), "count", AggregationPolicy.SUM)
+            if (client.reconnects > 0) {
+                out += ScalarResult("reconnects", client.reconnects.toDouble(), "count", AggregationPolicy.SUM)
             }
-            out += RatioResult("client.cpu", "cores", report.clientCpuNanos.toDouble(), report.wallNanos.toDouble())
-            out += RatioResult("client.cpuPerReq", "us", report.clientCpuNanos.toDouble(), report.successes.toDouble(), scale = 1e-3)
+            val wall = client.wallNanos.toDouble()
+            val requests = client.successes.toDouble()
+            out += RatioResult("client.cpu", "cores", client.clientCpuNanos.toDouble(), wall)
+            out += RatioResult("client.cpuPerReq", "us", client.clientCpuNanos.toDouble(), requests, scale = 1e-3)
+            val resources = report.resources ?: return out
+            if (resources.processCpuNanos >= 0) {
+                val server = (resources.processCpuNanos - client.clientCpuNanos).coerceAtLeast(0).toDouble()
+                out += RatioResult("server.cpu", "cores", server, wall)
+                out += RatioResult("server.cpuPerReq", "ms", server, requests, scale = 1e-6)
+            }
+            if (resources.allocatedBytes >= 0) {
+                out += RatioResult("heap.allocPerReq", "bytes", resources.allocatedBytes.toDouble(), requests)
+            }
+            out += ScalarResult("threads.peak", resources.peakThreads.toDouble(), "threads", AggregationPolicy.MAX)
             return out
         }
     }
 }
 
+/** What one iteration measured: the load client's figures and the JVM's resource use. */
+class IterationReport(val client: ClientReport, val resources: ResourceReport?)
+
 /** Hand-over from the benchmark's iteration teardown (benchmark thread) to [LoadMetricsProfiler] (JMH's thread). */
 object ClientReports {
-    private val last = AtomicReference<ClientReport?>()
+    private val last = AtomicReference<IterationReport?>()
 
-    fun publish(report: ClientReport) = last.set(report)
+    fun publish(report: IterationReport) = last.set(report)
 
-    fun take(): ClientReport? = last.getAndSet(null)
+    fun take(): IterationReport? = last.getAndSet(null)
 }

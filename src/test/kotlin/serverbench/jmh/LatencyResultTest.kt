@@ -30,8 +30,10 @@ class LatencyResultTest {
         results.forEach { addResult(it) }
     }
 
-    private fun report(h: Histogram, failures: FailureCounts = FailureCounts()) =
-        ClientReport(h, h.totalCount, failures, reconnects = 0, clientCpuNanos = 500_000_000, wallNanos = 1_000_000_000)
+    private fun report(h: Histogram, failures: FailureCounts = FailureCounts(), resources: ResourceReport? = null) = IterationReport(
+        ClientReport(h, h.totalCount, failures, reconnects = 0, clientCpuNanos = 500_000_000, wallNanos = 1_000_000_000),
+        resources,
+    )
 
     @Test
     fun `percentiles of several iterations are those of all their requests, not an average`() {
@@ -101,6 +103,19 @@ class LatencyResultTest {
         assertEquals(1.0, r.getValue("errors.non_2xx").score)
         assertEquals(0.5, r.getValue("client.cpu").score, 1e-9)
         assertEquals(50_000.0, r.getValue("client.cpuPerReq").score, 1e-6) // (2 × 0.5 s CPU) / (2 × 10 requests), in µs
+    }
+
+    @Test
+    fun `server resources are the JVM's minus the client's, per request over all iterations`() {
+        val r = BenchmarkResult(null, listOf(
+            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 1000), resources = ResourceReport(1_500_000_000, 4_000_000, 40))).toTypedArray()),
+            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 3000), resources = ResourceReport(2_500_000_000, 8_000_000, 55))).toTypedArray()),
+        )).secondaryResults
+        // server CPU = process CPU - client CPU (0.5 s each): 1.0 s + 2.0 s over 2 s of wall time, and over 4000 requests
+        assertEquals(1.5, r.getValue("server.cpu").score, 1e-9)
+        assertEquals(3000.0 / 4000, r.getValue("server.cpuPerReq").score, 1e-9) // ms
+        assertEquals(12_000_000.0 / 4000, r.getValue("heap.allocPerReq").score, 1e-9)
+        assertEquals(55.0, r.getValue("threads.peak").score)
     }
 
     @Test
