@@ -5,6 +5,9 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.context.annotation.Import
+import org.springframework.core.env.Environment
+import reactor.core.scheduler.Scheduler
+import reactor.core.scheduler.Schedulers
 import java.util.concurrent.ExecutorService
 import java.util.concurrent.Executors
 import java.util.concurrent.ThreadFactory
@@ -21,34 +24,69 @@ import java.util.concurrent.atomic.AtomicInteger
 /** Spring MVC on Tomcat. */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
-@Import(SharedEndpoints::class)
+@Import(SharedEndpoints::class, BlockingIoMvc::class)
 class TomcatApp
 
 /** Spring WebFlux on Reactor Netty. */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
-@Import(SharedEndpoints::class)
+@Import(SharedEndpoints::class, BlockingIoWebFlux::class, NettyIoWorkers::class)
 class NettyApp
 
-/** Controllers whose code is the same on both stacks, and the pools they use. */
+/** Controllers whose code is the same on both stacks, and what they use. */
 @Configuration(proxyBeanMethods = false)
-@Import(NoopEndpoints::class, CpuEndpoints::class, FaultEndpoints::class)
+@Import(
+    NoopEndpoints::class, CpuEndpoints::class, BlockingIoEndpoints::class, CompletableFutureEndpoints::class,
+    ProxyEndpoints::class, ProxyClients::class, FaultEndpoints::class,
+)
 class SharedEndpoints {
     @Bean(destroyMethod = "close")
-    fun workerPools() = WorkerPools()
+    fun workerPools(env: Environment) = WorkerPools(
+        blockingSize = env.getProperty(WorkerPools.BLOCKING_SIZE_PROPERTY, Int::class.java, WorkerPools.defaultBlockingSize()),
+    )
 }
 
-/** Thread pools owned by one application context and shut down with it, so a stopped server leaves no thread. */
-class WorkerPools : AutoCloseable {
+/**
+ * Thread pools owned by one application context and shut down with it, so a stopped server leaves no thread. Threads
+ * are created on first use only.
+ */
+class WorkerPools(val blockingSize: Int) : AutoCloseable {
+    init {
+        require(blockingSize >= 1) { "the blocking pool needs at least 1 thread, was $blockingSize" }
+    }
+
     /** The `CompletableFuture` CPU pool: one thread per core, as a typical service sizes it. */
     val cpu: ExecutorService = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), named("cpu-pool"))
 
+    /** The fixed pool blocking work is offloaded to (`-p poolSize`, default 2 × cores). */
+    val blocking: ExecutorService = Executors.newFixedThreadPool(blockingSize, named("blocking-pool"))
+
+    /** An unbounded cached pool: a thread per concurrent blocking call. */
+    val cached: ExecutorService = Executors.newCachedThreadPool(named("cached-pool"))
+
+    /** A large fixed pool for Reactor, so `subscribeOn` is not capped by boundedElastic's 10 × cores threads. */
+    val large: ExecutorService = Executors.newFixedThreadPool(LARGE_POOL_SIZE, named("large-pool"))
+    val largeScheduler: Scheduler = Schedulers.fromExecutorService(large, "large-pool")
+
+    /** A thread per task on virtual threads; null before JDK 21 (bytecode targets 17, so it is looked up). */
+    val virtual: ExecutorService? = runCatching {
+        Executors::class.java.getMethod("newVirtualThreadPerTaskExecutor").invoke(null) as ExecutorService
+    }.getOrNull()
+
     override fun close() {
-        cpu.shutdownNow()
+        largeScheduler.dispose()
+        for (pool in listOfNotNull(cpu, blocking, cached, large, virtual)) pool.shutdownNow()
     }
 
     private fun named(prefix: String): ThreadFactory {
         val n = AtomicInteger()
         return ThreadFactory { r -> Thread(r, "$prefix-${n.incrementAndGet()}").apply { isDaemon = true } }
+    }
+
+    companion object {
+        const val BLOCKING_SIZE_PROPERTY = "serverbench.pool.blocking-size"
+        const val LARGE_POOL_SIZE = 1000
+
+        fun defaultBlockingSize() = 2 * Runtime.getRuntime().availableProcessors()
     }
 }

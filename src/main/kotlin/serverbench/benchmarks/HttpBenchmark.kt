@@ -14,12 +14,17 @@ import org.openjdk.jmh.annotations.TearDown
 import org.openjdk.jmh.annotations.Threads
 import org.openjdk.jmh.annotations.Warmup
 import org.openjdk.jmh.infra.BenchmarkParams
+import org.openjdk.jmh.infra.IterationParams
+import org.openjdk.jmh.runner.IterationType
 import serverbench.client.ClientSettings
 import serverbench.client.LoadClient
 import serverbench.client.Request
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import serverbench.jmh.ClientReports
+import serverbench.jmh.IterationReport
+import serverbench.jmh.ResourceMeter
+import java.time.Duration
 import java.util.concurrent.TimeUnit
 
 /**
@@ -63,12 +68,27 @@ abstract class HttpBenchmark {
 
     private var fixture: ServerFixture? = null
     private var client: LoadClient? = null
+    private val resources = ResourceMeter()
+    private var measurementIterations = 0
 
     /** The request that the benchmark method named [variant] sends, and the body it must get back. */
     protected abstract fun request(variant: String): Request
 
     /** Client settings; the self-check benchmarks shorten the timeout. */
     protected open fun clientSettings(): ClientSettings = ClientSettings.fromSystemProperties()
+
+    /** Spring properties for the server under test (server knobs, pool sizes), on top of the fixture's defaults. */
+    protected open fun serverProperties(): Map<String, Any> = emptyMap()
+
+    /** Starts what the server depends on (the proxy family's downstream stub); returns properties that point to it. */
+    protected open fun startDependencies(): Map<String, Any> = emptyMap()
+
+    protected open fun stopDependencies() {}
+
+    /** Called after the client's iteration starts and before it ends; a failed check throws [LoadFailure]. */
+    protected open fun iterationStarted(client: LoadClient) {}
+
+    protected open fun iterationEnded(client: LoadClient, lastMeasurement: Boolean) {}
 
     @Setup(Level.Trial)
     fun startServerAndClient(params: BenchmarkParams) {
@@ -77,13 +97,15 @@ abstract class HttpBenchmark {
             require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
             val variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
-            val started = System.nanoTime()
             val settings = clientSettings()
-            val fixture = ServerFixture.start(kind).also { this.fixture = it }
+            val properties = serverProperties() + startDependencies()
+            val started = System.nanoTime()
+            val fixture = ServerFixture.start(kind, properties).also { this.fixture = it }
             fixture.verify(request, settings)
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
             val client = LoadClient(fixture.address, concurrency, request, settings).also { this.client = it }
             client.start()
+            measurementIterations = 0
             println("\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, first " +
                 "validated response at $ready ms; $concurrency connections (${client.transport.name}) -> $request")
         } catch (t: Throwable) {
@@ -94,33 +116,56 @@ abstract class HttpBenchmark {
     }
 
     @Setup(Level.Iteration)
-    fun beginIteration() {
-        client!!.beginIteration()
+    fun beginIteration() = guarded {
+        val client = client!!
+        client.beginIteration()
+        iterationStarted(client)
+        resources.begin()
     }
 
     @TearDown(Level.Iteration)
-    fun endIteration() {
-        ClientReports.publish(client!!.endIteration())
+    fun endIteration(iteration: IterationParams) = guarded {
+        val client = client!!
+        val resources = resources.end()
+        val last = iteration.type == IterationType.MEASUREMENT && ++measurementIterations == iteration.count
+        val report = client.endIteration()
+        iterationEnded(client, last)
+        ClientReports.publish(IterationReport(report, resources))
     }
 
     @TearDown(Level.Trial)
-    fun stopClientAndServer() {
+    fun finishTrial() {
+        // Let the requests in flight finish (briefly) before the server stops: stopping Tomcat aborts async requests
+        // with an AsyncRequestTimeoutException warning per request otherwise.
+        runCatching { client?.drain(Duration.ofSeconds(5)) }
+        stopClientAndServer()
+    }
+
+    private fun stopClientAndServer() {
         try {
             client?.close()
         } finally {
             client = null
-            fixture?.close()
-            fixture = null
+            try {
+                fixture?.close()
+            } finally {
+                fixture = null
+                stopDependencies()
+            }
         }
     }
 
     /** One successful request (the whole body of every `@Benchmark` method). */
-    protected fun call() {
+    protected fun call() = guarded { client!!.next() }
+
+    /**
+     * JMH runs no @TearDown after a failed invocation or iteration hook: stop the client and server here, or the fork
+     * keeps Spring's non-daemon threads alive until JMH's 30 s shutdown timeout.
+     */
+    private inline fun guarded(block: () -> Unit) {
         try {
-            client!!.next()
+            block()
         } catch (t: Throwable) {
-            // JMH runs no @TearDown after a failed invocation: stop the client and server here, or the fork keeps
-            // Spring's non-daemon threads alive until JMH's 30 s shutdown timeout.
             stopClientAndServer()
             throw t
         }

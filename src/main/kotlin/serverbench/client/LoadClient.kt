@@ -80,6 +80,10 @@ class LoadClient(
     /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */
     val trialFailures = FailureCounts()
 
+    /** Complete responses received since start, whatever they were: what a downstream stub's hit count is checked against. */
+    var responses = 0L
+        private set
+
     // Per-iteration figures, reset by beginIteration().
     private val latencyMicros = Histogram(HIGHEST_TRACKABLE_MICROS, 3)
     private val iterationFailures = FailureCounts()
@@ -143,6 +147,22 @@ class LoadClient(
             flushSends()
             loop.run(nextScanAt - now)
         }
+    }
+
+    /**
+     * Stops sending and waits until every request in flight has its response (at most the client timeout, or [maxWait]),
+     * so that counts kept elsewhere (a downstream stub's hits) can be compared exactly, and so that stopping the server
+     * does not abort requests in flight. The client sends nothing afterwards.
+     */
+    fun drain(maxWait: java.time.Duration = settings.timeout) {
+        checkOwner()
+        remainingRequests = 0
+        val deadline = System.nanoTime() + minOf(timeoutNanos, maxWait.toNanos())
+        while (slots.any { it?.inFlight == true } && System.nanoTime() - deadline < 0) {
+            failIfOverLimit()
+            loop.run(scanIntervalNanos)
+        }
+        failIfOverLimit()
     }
 
     /** One validated request on one connection, for checking an endpoint before load starts. */
@@ -374,6 +394,7 @@ class LoadClient(
         private fun complete(ctx: ChannelHandlerContext) {
             val now = System.nanoTime()
             inFlight = false
+            responses++
             val status = parser.status
             when {
                 status !in 200..299 ->

@@ -46,6 +46,59 @@ class JarSmokeIT {
     }
 
     @Test
+    fun `the blocking-IO, CompletableFuture and proxy families run on both stacks, the proxy's stub hits checked`() {
+        val json = Files.createTempFile("families", ".json").toFile()
+        try {
+            val run = Jar.run("BlockingIoBenchmark.cfFixed|CompletableFutureBenchmark.applicationTaskExecutor|ProxyBenchmark.webClient$",
+                "-p", "delayMs=5", "-p", "workMs=5", "-p", "concurrency=8", *tiny, "-rf", "json", "-rff", json.path)
+            assertEquals(0, run.exitCode, run.toString())
+            val results: JsonNode = JsonMapper.builder().build().readTree(json)
+            assertEquals(6, results.size(), json.readText())
+            for (i in 0 until results.size()) {
+                val r = results[i]
+                assertMetrics(r)
+                val m = r["secondaryMetrics"]
+                for (label in listOf("server.cpu", "server.cpuPerReq", "heap.allocPerReq", "threads.peak")) {
+                    assertTrue(m.has(label) && m[label]["score"].asDouble() > 0, "${r["benchmark"]} lacks $label: $m")
+                }
+                assertEquals("false", r["params"]["virtualThreads"].asString())
+                val server = r["params"]["server"].asString()
+                assertEquals(if (server == "tomcat") "default" else "n/a", r["params"]["tomcatMaxThreads"].asString())
+                assertEquals(if (server == "netty") "default" else "n/a", r["params"]["nettyIoWorkers"].asString())
+            }
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
+    fun `virtual-thread variants are skipped with a notice on JDK 17`() {
+        assumeTrue(Runtime.version().feature() < 21, "this JVM has virtual threads")
+        val run = Jar.run("BlockingIoBenchmark.cfVirtual", *tiny)
+        assertEquals(0, run.exitCode, run.toString())
+        assertTrue(run.stdout.contains("serverbench: skipped 6 runs of BlockingIoBenchmark.cfVirtual: virtual threads, " +
+            "which needs a newer JDK than this benchmark JVM's 17"), run.stdout)
+        assertTrue(run.stdout.contains("serverbench: nothing left to run"), run.stdout)
+        assertFalse((run.stdout + run.stderr).contains("Exception"), run.toString())
+    }
+
+    @Test
+    fun `virtual-thread variants run on the newer JDK`() {
+        val java = Jar.newerJava()
+        assumeTrue(java != null, "no JDK >= 21 installed beside this one")
+        val json = Files.createTempFile("virtual", ".json").toFile()
+        try {
+            val run = Jar.run("BlockingIoBenchmark.(cfVirtual|direct)$", "-p", "delayMs=5", "-p", "concurrency=8",
+                "-p", "virtualThreads=true", *tiny, "-rf", "json", "-rff", json.path, java = java!!)
+            assertEquals(0, run.exitCode, run.toString())
+            val results: JsonNode = JsonMapper.builder().build().readTree(json)
+            assertEquals(4, results.size(), json.readText())
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
     fun `runs on the newer JDK too, without warnings`() {
         val java = Jar.newerJava()
         assumeTrue(java != null, "no JDK >= 21 installed beside this one")
@@ -72,10 +125,11 @@ class JarSmokeIT {
             val run = Jar.run("SelfCheckBenchmark.status500", "-p", "server=netty", *tiny, "-foe", "true", "-rf", "json", "-rff", json.path)
             assertEquals(1, run.exitCode, run.toString())
             val lines = run.stderr.lines().filter { it.isNotBlank() }
-            assertEquals(1, lines.size, run.stderr)
+            assertEquals(2, lines.size, run.stderr) // the failure, then the run's summary
             assertTrue(lines[0].startsWith("serverbench: benchmark failed: 1 failed request: 1 non-2xx; first: " +
                 "GET /fault/status?code=500 on "), lines[0])
             assertTrue(lines[0].contains("HTTP 500 \"status 500\""), lines[0])
+            assertTrue(lines[1].startsWith("serverbench: 1 of 1 benchmark runs failed"), lines[1])
             assertFalse(json.exists() && json.readText().contains("\"score\""), "a failed benchmark has no score")
         } finally {
             json.delete()

@@ -1,0 +1,66 @@
+package serverbench.app
+
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder
+import org.springframework.context.annotation.Bean
+import org.springframework.context.annotation.Configuration
+import org.springframework.core.env.Environment
+import org.springframework.http.client.JdkClientHttpRequestFactory
+import org.springframework.http.client.reactive.ReactorClientHttpConnector
+import org.springframework.web.client.RestClient
+import org.springframework.web.reactive.function.client.WebClient
+import reactor.netty.resources.ConnectionProvider
+import java.net.http.HttpClient
+import java.time.Duration
+
+/** Where the proxy family's downstream stub listens; null when no stub was started (the proxy endpoints then answer 503). */
+class Downstream(val url: String?) {
+    companion object {
+        const val URL_PROPERTY = "serverbench.downstream.url"
+    }
+}
+
+/**
+ * The proxy family's HTTP clients, one bean each, sized so that none caps the proxy below the benchmark's concurrency
+ * by a hidden default:
+ * - JDK `HttpClient` (HTTP/1.1; its connection pool is unbounded by default) — also behind Spring's `RestClient`.
+ * - Apache HttpClient 5 async: pool raised from 25 total / 5 per route to [POOL_SIZE] / [POOL_SIZE].
+ * - `WebClient` on Reactor Netty: pool raised from max(2 × cores, 16) connections with a pending-acquire queue of twice
+ *   that (which fails requests beyond it) to [POOL_SIZE] connections and an unbounded queue. Event loops are Reactor
+ *   Netty's shared ones, as in a default Boot service.
+ */
+@Configuration(proxyBeanMethods = false)
+class ProxyClients {
+    @Bean
+    fun downstream(env: Environment) = Downstream(env.getProperty(Downstream.URL_PROPERTY))
+
+    @Bean(destroyMethod = "")
+    fun jdkHttpClient(): HttpClient =
+        HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build()
+
+    /** JDK 21+ can close the JDK client (and its selector thread); on 17 it goes away with the context's garbage. */
+    @Bean(destroyMethod = "close")
+    fun jdkHttpClientCloser(client: HttpClient) = AutoCloseable { (client as? AutoCloseable)?.close() }
+
+    @Bean(destroyMethod = "close")
+    fun apacheAsyncClient(): CloseableHttpAsyncClient {
+        val pool = PoolingAsyncClientConnectionManagerBuilder.create().setMaxConnTotal(POOL_SIZE).setMaxConnPerRoute(POOL_SIZE).build()
+        return HttpAsyncClients.custom().setConnectionManager(pool).build().also { it.start() }
+    }
+
+    @Bean
+    fun restClient(jdk: HttpClient): RestClient = RestClient.builder().requestFactory(JdkClientHttpRequestFactory(jdk)).build()
+
+    @Bean(destroyMethod = "dispose")
+    fun proxyConnectionProvider(): ConnectionProvider =
+        ConnectionProvider.builder("proxy").maxConnections(POOL_SIZE).pendingAcquireMaxCount(-1).build()
+
+    @Bean
+    fun webClient(connections: ConnectionProvider): WebClient =
+        WebClient.builder().clientConnector(ReactorClientHttpConnector(reactor.netty.http.client.HttpClient.create(connections))).build()
+
+    companion object {
+        const val POOL_SIZE = 4096
+    }
+}

@@ -1,0 +1,47 @@
+package serverbench.benchmarks
+
+import org.openjdk.jmh.annotations.Benchmark
+import org.openjdk.jmh.annotations.Param
+import org.openjdk.jmh.annotations.Scope
+import org.openjdk.jmh.annotations.State
+import serverbench.app.BlockingIoEndpoints
+import serverbench.app.WorkerPools
+import serverbench.client.Request
+
+/**
+ * The `CompletableFuture` family: a service's "expensive worker" (a blocking call of `workMs`) called synchronously, or
+ * offloaded and returned as a `CompletableFuture` (see [serverbench.app.CompletableFutureEndpoints]). Does offloading
+ * to Boot's default executor (8 threads), the common pool or a fixed pool help, with many clients?
+ *
+ * Run: `java -jar target/benchmarks.jar CompletableFuture -p concurrency=1000` (the classic `ab -c 1000` study)
+ */
+@State(Scope.Benchmark)
+class CompletableFutureBenchmark : TunableHttpBenchmark() {
+
+    @Param("100")
+    var workMs: Int = 0
+
+    /** Threads of the fixed pool behind `fixedPool`: `default` = 2 × cores. */
+    @Param(Knobs.DEFAULT)
+    var poolSize: String = ""
+
+    override fun serverProperties() = super.serverProperties() +
+        listOfNotNull(count("poolSize", poolSize)?.let { WorkerPools.BLOCKING_SIZE_PROPERTY to it })
+
+    override fun request(variant: String) = when (variant) {
+        "sync", "applicationTaskExecutor", "commonPool", "fixedPool" -> Request("/cf/$variant?ms=$workMs", BlockingIoEndpoints.DONE)
+        else -> unknown(variant)
+    }
+
+    @Benchmark
+    fun sync() = call()
+
+    @Benchmark
+    fun applicationTaskExecutor() = call()
+
+    @Benchmark
+    fun commonPool() = call()
+
+    @Benchmark
+    fun fixedPool() = call()
+}

@@ -1,0 +1,44 @@
+package serverbench.benchmarks
+
+import org.openjdk.jmh.annotations.Param
+import org.openjdk.jmh.annotations.Scope
+import org.openjdk.jmh.annotations.State
+import serverbench.app.NettyIoWorkers
+
+/**
+ * HTTP benchmarks with the server knobs as parameters, each defaulting to the stack's own default:
+ * - `tomcatMaxThreads`: `server.tomcat.threads.max` (Tomcat's default 200). Tomcat only.
+ * - `nettyIoWorkers`: Reactor Netty's event loops (default max(cores, 4)). Netty only.
+ * - `virtualThreads`: `spring.threads.virtual.enabled` (JDK 21+): Tomcat serves requests on virtual threads; WebFlux runs
+ *   blocking (non-reactive) handler methods on virtual threads instead of the event loop; `@Async`'s executor uses them.
+ * A knob that does not apply to a run's server shows `n/a` (the launcher sets it, so each server runs once).
+ */
+@State(Scope.Benchmark)
+abstract class TunableHttpBenchmark : HttpBenchmark() {
+
+    @Param(Knobs.DEFAULT)
+    var tomcatMaxThreads: String = ""
+
+    @Param(Knobs.DEFAULT)
+    var nettyIoWorkers: String = ""
+
+    @Param("false")
+    var virtualThreads: String = ""
+
+    override fun serverProperties(): Map<String, Any> = buildMap {
+        count(Knobs.TOMCAT_MAX_THREADS, tomcatMaxThreads)?.let { put("server.tomcat.threads.max", it) }
+        count(Knobs.NETTY_IO_WORKERS, nettyIoWorkers)?.let { put(NettyIoWorkers.PROPERTY, it) }
+        when (virtualThreads) {
+            "true" -> put("spring.threads.virtual.enabled", "true")
+            "false", Knobs.NOT_APPLICABLE -> {}
+            else -> throw IllegalArgumentException("${Knobs.VIRTUAL_THREADS} must be true or false, was '$virtualThreads'")
+        }
+    }
+
+    /** A count knob: `default` / `n/a` (unset) or an integer >= 1. */
+    protected fun count(name: String, value: String): Int? = when (value) {
+        Knobs.DEFAULT, Knobs.NOT_APPLICABLE -> null
+        else -> value.toIntOrNull()?.takeIf { it >= 1 }
+            ?: throw IllegalArgumentException("$name must be '${Knobs.DEFAULT}' or an integer >= 1, was '$value'")
+    }
+}
