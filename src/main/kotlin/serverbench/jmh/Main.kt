@@ -14,6 +14,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptionException
 import org.openjdk.jmh.runner.options.CommandLineOptions
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.OptionsBuilder
+import org.openjdk.jmh.runner.options.VerboseMode
 import serverbench.client.LoadFailure
 import java.io.File
 import java.lang.management.ManagementFactory
@@ -44,7 +45,11 @@ object HostJvm {
 
     fun relaunchIfNeeded(args: Array<String>): Int? {
         if (Runtime.version().feature() < 24) return null
-        if (System.getProperty("sun.misc.unsafe.memory.access") != null || System.getProperty(RELAUNCHED) != null) return null
+        if (System.getProperty(RELAUNCHED) != null) {
+            ForkGuard.haltWhenParentExits()
+            return null
+        }
+        if (System.getProperty("sun.misc.unsafe.memory.access") != null) return null
         val java = File(System.getProperty("java.home"), "bin/java").path
         val inherited = ManagementFactory.getRuntimeMXBean().inputArguments
         val command = listOf(java, "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
@@ -70,12 +75,15 @@ object Launcher {
     )
     const val SELF_CHECK = "SelfCheck"
 
+    /** Exit status for bad input (nothing ran); 1 means a benchmark failed. */
+    const val USAGE = 2
+
     fun run(args: Array<String>): Int {
         val cmd = try {
             CommandLineOptions(*args)
         } catch (e: CommandLineOptionException) {
             System.err.println("Error parsing command line: ${e.message}")
-            return 1
+            return USAGE
         }
         val listing = Runner(cmd)
         when {
@@ -89,7 +97,7 @@ object Launcher {
             if (threads != 1) {
                 System.err.println("serverbench: -t $threads is not supported: one client thread drives each benchmark; " +
                     "set the load with -p concurrency=N (connections) instead")
-                return 1
+                return USAGE
             }
         }
         val options = options(cmd, System.getProperties())
@@ -97,13 +105,17 @@ object Launcher {
             Plan.runs(options)
         } catch (e: RuntimeException) {
             System.err.println("serverbench: cannot list the benchmarks: ${e.message}")
-            return 1
+            return USAGE
         }
         if (planned.isEmpty()) {
             System.err.println("No benchmark matches ${cmd.includes.joinToString(" ") { "'$it'" }}. Patterns are regular " +
                 "expressions matched anywhere in serverbench.benchmarks.<Class>.<method>.${suggestion(cmd.includes)} " +
                 "List them with: java -jar target/benchmarks.jar -l")
-            return 1
+            return USAGE
+        }
+        ParamRules.check(ParamRules.given(args), planned, Plan.declaredParams(options))?.let {
+            System.err.println("serverbench: $it")
+            return USAGE
         }
         val applicable = Applicability.apply(planned, Applicability.forkJdk(options.jvm.orElse(null)))
         applicable.notices.forEach { System.out.println(it) }
@@ -119,6 +131,14 @@ object Launcher {
             null
         }
         val resultFormat = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT)
+        if (resultFile != null) {
+            try {
+                Outcomes.keepPrevious(resultFile)?.let { println("serverbench: $resultFile already existed; its results were moved to $it") }
+            } catch (e: java.io.IOException) {
+                System.err.println("serverbench: -rff $resultFile: cannot move the existing file aside ($e); nothing was run")
+                return USAGE
+            }
+        }
         val out = SessionOutput(OutputFormatFactory.createFormatInstance(System.out, cmd.verbosity().orElse(Defaults.VERBOSITY)))
         val results = ArrayList<RunResult>()
         val failed = ArrayList<String>()
@@ -129,9 +149,10 @@ object Launcher {
         // can save them after every run.
         for ((i, run) in runs.withIndex()) {
             println(Progress.line(i, runs, elapsed()))
+            out.takeFailure()
             try {
                 val complete = Runner(SingleRun(options, run), out).run().filter { Outcomes.isComplete(it) }
-                if (complete.isEmpty()) failed += run.describe()
+                if (complete.isEmpty()) failed += run.describe() + (out.takeFailure()?.let { ": $it" } ?: "")
                 results += complete
             } catch (e: NoBenchmarksException) {
                 failed += run.describe()
@@ -148,9 +169,13 @@ object Launcher {
                 val failure = loadFailure(e)
                 if (failure != null) {
                     System.err.println("serverbench: benchmark failed: ${failure.message}")
-                } else {
+                } else if (cmd.verbosity().orElse(Defaults.VERBOSITY) == VerboseMode.EXTRA) {
                     System.err.print("ERROR: ")
                     e.printStackTrace(System.err)
+                } else {
+                    // e.g. "Another JMH instance might be running": JMH's own words say what to do; the stack does not.
+                    val why = generateSequence<Throwable>(e) { it.cause }.mapNotNull { it.message }.lastOrNull() ?: e.toString()
+                    System.err.println("serverbench: ${why.lineSequence().first().removePrefix("ERROR: ")} (-v EXTRA shows the stack trace)")
                 }
                 break
             } finally {

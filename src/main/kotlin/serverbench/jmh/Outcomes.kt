@@ -33,6 +33,28 @@ object Outcomes {
         p.benchmark.removePrefix("serverbench.benchmarks.") +
             if (p.paramsKeys.isEmpty()) "" else p.paramsKeys.joinToString(", ", " (", ")") { "$it=${p.getParam(it)}" }
 
+    /**
+     * An existing results file is never overwritten silently: it is renamed to `<name>.<its last-modified time>.<ext>`
+     * (the returned path) before the first new result is written. Also fails early if the directory is not writable.
+     * Only the launcher calls this, once per session; within a session the file grows run by run.
+     */
+    fun keepPrevious(file: String): String? {
+        val target = File(file).absoluteFile
+        target.parentFile?.mkdirs()
+        if (target.parentFile?.canWrite() == false) throw java.io.IOException("${target.parentFile} is not writable")
+        // An empty file holds no results (e.g. one a script created for us): nothing to keep.
+        if (!target.exists() || target.length() == 0L) return null
+        val stamp = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(java.time.ZoneId.systemDefault())
+            .format(java.time.Instant.ofEpochMilli(target.lastModified()))
+        val base = target.name.substringBeforeLast('.', target.name)
+        val ext = target.name.substringAfterLast('.', "").let { if (it.isEmpty()) "" else ".$it" }
+        var kept = File(target.parentFile, "$base.$stamp$ext")
+        var n = 1
+        while (kept.exists()) kept = File(target.parentFile, "$base.$stamp-${n++}$ext")
+        Files.move(target.toPath(), kept.toPath(), StandardCopyOption.ATOMIC_MOVE)
+        return File(file).parentFile?.let { File(it, kept.name).path } ?: kept.name
+    }
+
     /** Writes [results] to [file] in [format] through a temporary file, so a reader never sees a half-written file. */
     fun write(results: Collection<RunResult>, file: String, format: ResultFormatType) {
         val target = File(file).absoluteFile
@@ -50,6 +72,15 @@ object Outcomes {
  */
 class SessionOutput(private val delegate: OutputFormat) : OutputFormat by delegate {
     private var started = false
+    private var afterFailureMarker = false
+
+    /**
+     * The first line of the first exception a fork reported since [takeFailure] was last called ("java.lang.X: why"),
+     * so the session's summary can say why each run failed without the reader digging through stack traces.
+     */
+    private var failure: String? = null
+
+    fun takeFailure(): String? = failure.also { failure = null }
 
     override fun startRun() {
         if (!started) delegate.startRun()
@@ -75,8 +106,18 @@ class SessionOutput(private val delegate: OutputFormat) : OutputFormat by delega
 
     override fun println(s: String?) {
         if (s != null && (s.startsWith("# Run progress:") || s.startsWith("# Run complete."))) return
+        if (s != null && s.trimEnd().endsWith("<failure>")) {
+            afterFailureMarker = true
+        } else if (afterFailureMarker && !s.isNullOrBlank()) {
+            afterFailureMarker = false
+            if (failure == null) failure = reason(s.lineSequence().first())
+        }
         delegate.println(s)
     }
+
+    /** "java.lang.IllegalStateException: why" -> "why"; a LoadFailure's message is already the whole story. */
+    private fun reason(line: String): String =
+        Regex("^[\\w.$]+(?:Exception|Error|Failure): (.*)$").find(line.trim())?.groupValues?.get(1)?.removePrefix("serverbench: ") ?: line.trim()
 
     override fun endBenchmark(result: BenchmarkResult?) {
         if (result == null || Outcomes.isComplete(result)) return delegate.endBenchmark(result)

@@ -144,6 +144,9 @@ class JarSmokeIT {
                 "-rf", "json", "-rff", json.path)
             assertEquals(1, run.exitCode, run.toString())
             assertTrue(run.stderr.contains("serverbench: 1 of 2 benchmark runs failed"), run.stderr)
+            // The summary says why, without the reader digging through the fork's stack trace.
+            assertTrue(run.stderr.contains("SelfCheckBenchmark.wrongBody (server=netty, ") &&
+                run.stderr.contains("): 1 failed request: 1 invalid body; first: GET /noop/hello"), run.stderr)
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
             assertEquals(1, results.size())
             assertEquals("serverbench.benchmarks.NoopBenchmark.hello", results[0]["benchmark"].asString())
