@@ -39,6 +39,9 @@ class ProxyBenchmark : TunableHttpBenchmark() {
         else -> unknown(variant)
     }
 
+    /** Client and server ends, plus the proxy's connection to the stub and the stub's end of it. */
+    override val descriptorsPerConnection = 4
+
     override fun startDependencies(): Map<String, Any> {
         val stub = DownstreamStub.start().also { this.stub = it }
         return mapOf(Downstream.URL_PROPERTY to stub.url)

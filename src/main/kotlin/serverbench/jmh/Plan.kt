@@ -42,9 +42,17 @@ object Plan {
         }
     }
 
-    fun runs(options: Options): List<Run> {
+    private fun entries(options: Options): Set<BenchmarkListEntry> {
         val silent = OutputFormatFactory.createFormatInstance(PrintStream(OutputStream.nullOutputStream()), VerboseMode.SILENT)
-        val entries = BenchmarkList.defaultList().find(silent, options.includes, options.excludes)
+        return BenchmarkList.defaultList().find(silent, options.includes, options.excludes)
+    }
+
+    /** Parameter names the selected benchmarks declare. */
+    fun declaredParams(options: Options): Set<String> =
+        entries(options).flatMapTo(sortedSetOf()) { it.params.orElse(emptyMap()).keys }
+
+    fun runs(options: Options): List<Run> {
+        val entries = entries(options)
         val out = ArrayList<Run>()
         for (entry in entries) {
             val modes = options.benchModes.ifEmpty { listOf(entry.mode) }

@@ -1,0 +1,101 @@
+package serverbench.jmh
+
+import serverbench.benchmarks.HttpBenchmark
+import serverbench.benchmarks.Knobs
+import serverbench.client.ClientSettings
+import serverbench.client.FileDescriptors
+import serverbench.fixture.ServerKind
+
+/**
+ * Every `-p` value checked in the launcher, before any fork or server starts: a typo must cost the user one line and
+ * a second, not a stack trace from a fork after minutes of other benchmarks, and never a run that silently ignores it
+ * (JMH drops a `-p` whose name no selected benchmark declares). The benchmarks check again when they start, for runs
+ * that bypass the launcher.
+ */
+object ParamRules {
+    class Rule(val allowed: String, val accepts: (String) -> Boolean)
+
+    private fun integer(min: Int, max: Int) = Rule("an integer from $min to $max") { v -> v.toIntOrNull()?.let { it in min..max } == true }
+
+    private fun countOrDefault(max: Int) = Rule("'${Knobs.DEFAULT}' or an integer from 1 to $max") { v ->
+        v == Knobs.DEFAULT || v == Knobs.NOT_APPLICABLE || v.toIntOrNull()?.let { it in 1..max } == true
+    }
+
+    /** Waits longer than this would make every request time out at the client's default timeout anyway. */
+    private const val MAX_WAIT_MS = 600_000
+
+    val rules: Map<String, Rule> = mapOf(
+        "server" to Rule(ServerKind.ids.joinToString(" or ")) { it in ServerKind.ids },
+        "concurrency" to integer(1, 100_000),
+        // Trial division up to 10^7 already takes seconds of CPU per request.
+        "limit" to integer(1, 10_000_000),
+        "batchSize" to integer(1, Int.MAX_VALUE),
+        "delayMs" to integer(1, MAX_WAIT_MS),
+        "workMs" to integer(1, MAX_WAIT_MS),
+        "failAfterMs" to integer(1, MAX_WAIT_MS),
+        "poolSize" to countOrDefault(100_000),
+        Knobs.TOMCAT_MAX_THREADS to countOrDefault(100_000),
+        Knobs.NETTY_IO_WORKERS to countOrDefault(1_024),
+        Knobs.VIRTUAL_THREADS to Rule("true or false") { it == "true" || it == "false" || it == Knobs.NOT_APPLICABLE },
+    )
+
+    /** Waits that the client must see answered before its timeout. */
+    private val WAITS = listOf("delayMs", "workMs")
+
+    /**
+     * The first problem with the user's `-p` options ([given]: name -> values as typed) for these planned runs, as one
+     * line naming the parameter, the bad value and what is allowed; null if there is none.
+     */
+    fun check(given: Map<String, List<String>>, runs: List<Plan.Run>, declared: Set<String>): String? {
+        for ((name, values) in given) {
+            if (name !in declared) {
+                return "-p $name=${values.joinToString(",")}: no selected benchmark has a parameter '$name'; theirs are " +
+                    "${declared.sorted().joinToString(", ")} (list them with -lp <pattern>)"
+            }
+            if (values.isEmpty() || values.any { it.isBlank() }) return "-p $name=${values.joinToString(",")}: an empty value"
+            val rule = rules[name] ?: continue
+            values.firstOrNull { !rule.accepts(it) }?.let { return "-p $name=$it: $name must be ${rule.allowed}" }
+        }
+        val settings = try {
+            ClientSettings.fromSystemProperties()
+        } catch (e: IllegalArgumentException) {
+            return e.message
+        }
+        for (name in WAITS) {
+            val tooLong = given[name].orEmpty().firstOrNull { (it.toIntOrNull() ?: 0) >= settings.timeout.toMillis() } ?: continue
+            return "-p $name=$tooLong: every request would time out (client timeout ${settings.timeout.toMillis()} ms); " +
+                "use a shorter wait or raise -D${ClientSettings.TIMEOUT_PROPERTY}"
+        }
+        for (run in runs) {
+            val concurrency = run.params["concurrency"]?.toIntOrNull() ?: continue
+            try {
+                FileDescriptors.require(concurrency, descriptorsPerConnection(run))
+            } catch (e: IllegalStateException) {
+                return "-p concurrency=$concurrency: ${e.message}"
+            }
+        }
+        return null
+    }
+
+    private fun descriptorsPerConnection(run: Plan.Run): Int = runCatching {
+        (Class.forName(run.className).getDeclaredConstructor().newInstance() as HttpBenchmark).descriptorsPerConnection
+    }.getOrDefault(2)
+
+    /** The `-p` options as typed (`-p name=v1,v2` or `-pname=v1,v2`), in order; later ones replace earlier ones, as in JMH. */
+    fun given(args: Array<String>): Map<String, List<String>> {
+        val out = LinkedHashMap<String, List<String>>()
+        var i = 0
+        while (i < args.size) {
+            val spec = when {
+                args[i] == "-p" -> args.getOrNull(++i)
+                args[i].startsWith("-p") && args[i].contains('=') -> args[i].substring(2)
+                else -> null
+            }
+            if (spec != null && spec.contains('=')) {
+                out[spec.substringBefore('=')] = spec.substringAfter('=').split(',')
+            }
+            i++
+        }
+        return out
+    }
+}
