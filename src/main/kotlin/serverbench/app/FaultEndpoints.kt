@@ -7,16 +7,18 @@ import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.RequestMapping
 import org.springframework.web.bind.annotation.RequestParam
 import org.springframework.web.bind.annotation.RestController
+import org.springframework.context.ConfigurableApplicationContext
+import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.atomic.AtomicLong
 
 /**
  * Endpoints that misbehave on purpose, so the harness's failure detection can be checked against a real server
- * (tests and the `SelfCheck` benchmarks): an error status, one that starts failing under load, and a handler
- * that never answers.
+ * (tests and the `SelfCheck` benchmarks): an error status, one that starts failing under load, a handler that never
+ * answers, a server that dies under load; the stack-specific FaultMvc/FaultWebFlux add a response cut short.
  */
 @RestController
 @RequestMapping("/fault", produces = [MediaType.TEXT_PLAIN_VALUE])
-class FaultEndpoints {
+class FaultEndpoints(private val context: ConfigurableApplicationContext) {
     @GetMapping("/status")
     fun status(@RequestParam("code") code: Int): ResponseEntity<String> = ResponseEntity.status(code).body("status $code")
 
@@ -35,10 +37,29 @@ class FaultEndpoints {
         else ResponseEntity.status(500).body("failing after $ms ms")
     }
 
+    /** When this server answered its first /fault/dieAfter request; 0 until then. */
+    private val dieClockStart = AtomicLong()
+    private val dying = AtomicBoolean()
+
+    /**
+     * Answers "ok" for `ms` milliseconds from the first request it gets, then stops this whole server (its application
+     * context) from another thread, as a crashed server would: connections close and new ones are refused.
+     */
+    @GetMapping("/dieAfter")
+    fun dieAfter(@RequestParam("ms") ms: Long): String {
+        val now = System.nanoTime()
+        dieClockStart.compareAndSet(0, now)
+        if (now - dieClockStart.get() > ms * 1_000_000 && dying.compareAndSet(false, true)) {
+            Thread({ context.close() }, "fault-die").apply { isDaemon = true }.start()
+        }
+        return OK
+    }
+
     @GetMapping("/hang")
     suspend fun hang(): String = awaitCancellation()
 
     companion object {
         const val OK = "ok"
+        const val TRUNCATED_LENGTH = 1000
     }
 }

@@ -17,11 +17,13 @@ import org.openjdk.jmh.infra.BenchmarkParams
 import org.openjdk.jmh.infra.IterationParams
 import org.openjdk.jmh.runner.IterationType
 import serverbench.client.ClientSettings
+import serverbench.client.FileDescriptors
 import serverbench.client.LoadClient
 import serverbench.client.Request
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import serverbench.jmh.ClientReports
+import serverbench.jmh.ForkGuard
 import serverbench.jmh.IterationReport
 import serverbench.jmh.ResourceMeter
 import java.time.Duration
@@ -66,6 +68,9 @@ abstract class HttpBenchmark {
     @Param("64")
     var concurrency: Int = 0
 
+    /** The benchmark method being run (set when the trial starts). */
+    protected var variant: String = ""
+
     private var fixture: ServerFixture? = null
     private var client: LoadClient? = null
     private val resources = ResourceMeter()
@@ -76,6 +81,9 @@ abstract class HttpBenchmark {
 
     /** Client settings; the self-check benchmarks shorten the timeout. */
     protected open fun clientSettings(): ClientSettings = ClientSettings.fromSystemProperties()
+
+    /** File descriptors each client connection costs in this JVM: both ends; a proxy adds its way to the stub. */
+    open val descriptorsPerConnection: Int = 2
 
     /** Spring properties for the server under test (server knobs, pool sizes), on top of the fixture's defaults. */
     protected open fun serverProperties(): Map<String, Any> = emptyMap()
@@ -92,15 +100,23 @@ abstract class HttpBenchmark {
 
     @Setup(Level.Trial)
     fun startServerAndClient(params: BenchmarkParams) {
+        ForkGuard.installInFork()
         try {
             val kind = ServerKind.of(server)
             require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
-            val variant = params.benchmark.substringAfterLast('.')
+            FileDescriptors.require(concurrency, descriptorsPerConnection)
+            variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
             val settings = clientSettings()
             val properties = serverProperties() + startDependencies()
             val started = System.nanoTime()
-            val fixture = ServerFixture.start(kind, properties).also { this.fixture = it }
+            val fixture = try {
+                ServerFixture.start(kind, properties)
+            } catch (e: Exception) {
+                // Spring wraps the cause (a port in use, a bean that failed) in layers of context; say the cause.
+                val cause = generateSequence<Throwable>(e) { it.cause }.last()
+                throw IllegalStateException("the ${kind.id} server failed to start: ${cause.message ?: cause.javaClass.name}", e)
+            }.also { this.fixture = it }
             fixture.verify(request, settings)
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
             val client = LoadClient(fixture.address, concurrency, request, settings).also { this.client = it }

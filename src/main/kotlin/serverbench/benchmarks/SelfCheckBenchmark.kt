@@ -1,12 +1,17 @@
 package serverbench.benchmarks
 
 import org.openjdk.jmh.annotations.Benchmark
+import org.openjdk.jmh.annotations.Level
+import org.openjdk.jmh.annotations.TearDown
 import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.FaultEndpoints
 import serverbench.client.ClientSettings
 import serverbench.client.Request
+import serverbench.app.NoopEndpoints
+import java.net.InetAddress
+import java.net.ServerSocket
 import java.time.Duration
 
 /**
@@ -19,7 +24,7 @@ import java.time.Duration
 @State(Scope.Benchmark)
 class SelfCheckBenchmark : HttpBenchmark() {
 
-    /** For `failAfter`: how long the endpoint answers correctly before it starts failing. */
+    /** For `failAfter` and `dieAfter`: how long the endpoint answers correctly before it starts failing. */
     @Param("1000")
     var failAfterMs: Long = 0
 
@@ -28,7 +33,26 @@ class SelfCheckBenchmark : HttpBenchmark() {
         "wrongBody" -> Request("/noop/hello", "not what the server says")
         "failAfter" -> Request("/fault/failAfter?ms=$failAfterMs", FaultEndpoints.OK)
         "hang" -> Request("/fault/hang", FaultEndpoints.OK)
+        "status503" -> Request("/fault/status?code=503", FaultEndpoints.OK)
+        "truncated" -> Request("/fault/truncated", FaultEndpoints.OK)
+        "dieAfter" -> Request("/fault/dieAfter?ms=$failAfterMs", FaultEndpoints.OK)
+        "startFailure" -> Request("/noop/hello", NoopEndpoints.HELLO)
         else -> unknown(variant)
+    }
+
+    /** Held for `startFailure`: the port its server is told to bind, already taken. */
+    private var occupied: ServerSocket? = null
+
+    override fun serverProperties(): Map<String, Any> {
+        if (variant != "startFailure") return emptyMap()
+        val socket = ServerSocket(0, 1, InetAddress.getLoopbackAddress()).also { occupied = it }
+        return mapOf("server.port" to socket.localPort)
+    }
+
+    @TearDown(Level.Trial)
+    fun releasePort() {
+        occupied?.close()
+        occupied = null
     }
 
     /** A 2 s timeout (unless -Dserverbench.timeoutMs says otherwise), so `hang` fails quickly. */
@@ -48,4 +72,20 @@ class SelfCheckBenchmark : HttpBenchmark() {
 
     @Benchmark
     fun hang() = call()
+
+    /** 503, which load balancers and Spring's own overload handling send. */
+    @Benchmark
+    fun status503() = call()
+
+    /** A response cut short: Content-Length promises 1000 bytes, the connection closes after 2. */
+    @Benchmark
+    fun truncated() = call()
+
+    /** The server stops (its whole application context) `failAfterMs` after the first request, under load. */
+    @Benchmark
+    fun dieAfter() = call()
+
+    /** The server cannot start: the port it must bind is taken. */
+    @Benchmark
+    fun startFailure() = call()
 }
