@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicReference
  * Turns what the load client and the [ResourceMeter] measured in an iteration into JMH secondary results:
  * `latency.*` (ms, from every request), `errors` (and `errors.<kind>` when non-zero), `reconnects` (when non-zero),
  * `client.cpu` / `client.cpuPerReq` (cores; µs per successful request), `server.cpu` / `server.cpuPerReq` (the rest of
- * the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes) and `threads.peak`.
+ * the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`, and for leaks over long runs
+ * `fds.open` (file descriptors open at the iteration's end) and `heap.afterGc` (MB live after the last collection).
  *
  * The launcher adds this profiler to every run, so users get these figures without a `-prof` flag. It reports
  * measurement iterations only: warmup figures never reach the results.
@@ -65,6 +66,11 @@ class LoadMetricsProfiler : InternalProfiler {
                 out += RatioResult("heap.allocPerReq", "bytes", resources.allocatedBytes.toDouble(), requests)
             }
             out += ScalarResult("threads.peak", resources.peakThreads.toDouble(), "threads", AggregationPolicy.MAX)
+            // A long run (a soak) shows a leak as growth of these from iteration to iteration (JSON rawData).
+            if (resources.openFds >= 0) out += ScalarResult("fds.open", resources.openFds.toDouble(), "fds", AggregationPolicy.MAX)
+            if (resources.heapAfterGcBytes >= 0) {
+                out += ScalarResult("heap.afterGc", resources.heapAfterGcBytes / 1048576.0, "MB", AggregationPolicy.MAX)
+            }
             return out
         }
     }

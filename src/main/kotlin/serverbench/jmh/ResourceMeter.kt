@@ -29,7 +29,20 @@ class ResourceMeter {
         processCpuNanos = processCpuNanos() - cpuStart,
         allocatedBytes = allocatedBytes() - allocatedStart,
         peakThreads = threads.peakThreadCount,
+        openFds = (os as? com.sun.management.UnixOperatingSystemMXBean)?.openFileDescriptorCount ?: -1,
+        heapAfterGcBytes = heapAfterGc(),
     )
+
+    /**
+     * Heap in use right after the last collection of each pool: what survives, so it grows only if something leaks
+     * (the plain heap usage saws up and down with allocation). -1 before the first collection.
+     */
+    private fun heapAfterGc(): Long {
+        val used = ManagementFactory.getMemoryPoolMXBeans()
+            .filter { it.type == java.lang.management.MemoryType.HEAP }
+            .mapNotNull { it.collectionUsage?.used }
+        return if (used.isEmpty() || used.all { it == 0L }) -1 else used.sum()
+    }
 
     private fun processCpuNanos(): Long = os?.processCpuTime ?: -1
 
@@ -42,4 +55,10 @@ class ResourceMeter {
 }
 
 /** [ResourceMeter]'s figures for one iteration; -1 where this JVM cannot tell. */
-class ResourceReport(val processCpuNanos: Long, val allocatedBytes: Long, val peakThreads: Int)
+class ResourceReport(
+    val processCpuNanos: Long,
+    val allocatedBytes: Long,
+    val peakThreads: Int,
+    val openFds: Long = -1,
+    val heapAfterGcBytes: Long = -1,
+)

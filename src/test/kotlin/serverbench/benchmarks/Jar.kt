@@ -30,6 +30,12 @@ object Jar {
         }
     }
 
+    /** Starts the jar without waiting, output to [out] and [err]; the caller stops it. */
+    fun start(vararg args: String, out: File, err: File, java: String = currentJava()): Process {
+        check(path.isFile) { "$path not built: run mvn package first" }
+        return ProcessBuilder(listOf(java, "-jar", path.path) + args).redirectOutput(out).redirectError(err).start()
+    }
+
     fun currentJava(): String = File(System.getProperty("java.home"), "bin/java").path
 
     /** The newest JDK >= 21 installed beside this one (e.g. /usr/lib/jvm/temurin-25-jdk-amd64), if any. */

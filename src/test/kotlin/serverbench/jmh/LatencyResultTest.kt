@@ -108,14 +108,16 @@ class LatencyResultTest {
     @Test
     fun `server resources are the JVM's minus the client's, per request over all iterations`() {
         val r = BenchmarkResult(null, listOf(
-            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 1000), resources = ResourceReport(1_500_000_000, 4_000_000, 40))).toTypedArray()),
-            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 3000), resources = ResourceReport(2_500_000_000, 8_000_000, 55))).toTypedArray()),
+            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 1000), resources = ResourceReport(1_500_000_000, 4_000_000, 40, openFds = 90, heapAfterGcBytes = 50L shl 20))).toTypedArray()),
+            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 3000), resources = ResourceReport(2_500_000_000, 8_000_000, 55, openFds = 80, heapAfterGcBytes = 40L shl 20))).toTypedArray()),
         )).secondaryResults
         // server CPU = process CPU - client CPU (0.5 s each): 1.0 s + 2.0 s over 2 s of wall time, and over 4000 requests
         assertEquals(1.5, r.getValue("server.cpu").score, 1e-9)
         assertEquals(3000.0 / 4000, r.getValue("server.cpuPerReq").score, 1e-9) // ms
         assertEquals(12_000_000.0 / 4000, r.getValue("heap.allocPerReq").score, 1e-9)
         assertEquals(55.0, r.getValue("threads.peak").score)
+        assertEquals(90.0, r.getValue("fds.open").score)
+        assertEquals(50.0, r.getValue("heap.afterGc").score, 1e-9)
     }
 
     @Test

@@ -1,0 +1,120 @@
+package serverbench.benchmarks
+
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.params.ParameterizedTest
+import org.junit.jupiter.params.provider.ValueSource
+import tools.jackson.databind.json.JsonMapper
+import java.io.File
+import java.nio.file.Files
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertTrue
+
+/**
+ * What an unattended run (an overnight sweep, CI) depends on: bad input is refused in one line before anything runs;
+ * a failing server fails its benchmark with a reason while the others still run; the results of finished benchmarks
+ * survive the launcher being killed; and nothing of ours (fork, listening port) outlives a run.
+ */
+class ReliabilityIT {
+    private val quick = arrayOf("-f", "1", "-wi", "0", "-i", "1", "-r", "1s")
+    private val mapper = JsonMapper.builder().build()
+
+    @Test
+    fun `bad input is refused in one line naming the parameter, exit 2, nothing run or written`() {
+        val cases = listOf(
+            listOf("Noop", "-p", "server=jetty") to "serverbench: -p server=jetty: server must be tomcat or netty",
+            listOf("CpuBenchmark", "-p", "limit=0") to "serverbench: -p limit=0: limit must be an integer from 1 to 10000000",
+            listOf("CpuBenchmark", "-p", "limit=abc") to "serverbench: -p limit=abc: limit must be an integer from 1 to 10000000",
+            listOf("Noop", "-p", "concurrency=-1") to "serverbench: -p concurrency=-1: concurrency must be an integer from 1 to 100000",
+            listOf("BlockingIo", "-p", "delayMs=0") to "serverbench: -p delayMs=0: delayMs must be an integer from 1 to 600000",
+            listOf("BlockingIo", "-p", "tomcatMaxThreads=zero") to
+                "serverbench: -p tomcatMaxThreads=zero: tomcatMaxThreads must be 'default' or an integer from 1 to 100000",
+            listOf("Noop", "-p", "limit=1000") to "serverbench: -p limit=1000: no selected benchmark has a parameter 'limit'",
+            listOf("NoSuchThing") to "No benchmark matches 'NoSuchThing'",
+            listOf("Noop", "-wi", "many") to "Error parsing command line:",
+        )
+        val json = File(Files.createTempDirectory("bad").toFile(), "never.json")
+        for ((args, expected) in cases) {
+            val run = Jar.run(*args.toTypedArray(), "-rf", "json", "-rff", json.path, minutes = 1)
+            val what = "${args.joinToString(" ")}: $run"
+            assertEquals(2, run.exitCode, what)
+            assertTrue(run.stderr.startsWith(expected), what)
+            assertEquals(1, run.stderr.trim().lines().size, what)
+            assertFalse(run.stdout.contains("# Run progress") || run.stdout.contains("Exception"), what)
+            assertFalse(json.exists(), what)
+        }
+    }
+
+    @Test
+    fun `each fault fails its benchmark with the reason, the others still run, nothing is left listening`() {
+        val json = Files.createTempFile("faults", ".json").toFile()
+        val listening = Sockets.listening()
+        try {
+            val run = Jar.run("SelfCheckBenchmark.(status503|truncated|dieAfter|startFailure)$|NoopBenchmark.hello",
+                "-p", "concurrency=4", "-p", "failAfterMs=300", *quick, "-rf", "json", "-rff", json.path)
+            assertEquals(1, run.exitCode, run.toString())
+            val summary = run.stderr.lines().single { it.startsWith("serverbench: ") }
+            assertTrue(summary.startsWith("serverbench: 8 of 10 benchmark runs failed; the results hold the other 2: "), summary)
+            val entries = summary.substringAfter("the other 2: ").split(Regex("; (?=SelfCheckBenchmark\\.)"))
+            for (server in listOf("netty", "tomcat")) {
+                for ((fault, reason) in listOf(
+                    "status503" to Regex("\\d+ non-2xx; first: GET /fault/status\\?code=503 .*HTTP 503"),
+                    "truncated" to Regex("\\d+ closed by server; first: GET /fault/truncated "),
+                    "dieAfter" to Regex("\\d+ (closed by server|connect/read error)"),
+                    "startFailure" to Regex("the $server server failed to start: .*(in use|Address already)"),
+                )) {
+                    val entry = entries.singleOrNull { it.startsWith("SelfCheckBenchmark.$fault (") && it.contains("server=$server") }
+                    assertTrue(entry != null && reason.containsMatchIn(entry), "$fault on $server: $entry\n$summary")
+                }
+            }
+            val results = mapper.readTree(json)
+            assertEquals(setOf("netty", "tomcat"), (0 until results.size()).map { results[it]["params"]["server"].asString() }.toSet())
+            assertTrue((0 until results.size()).all { results[it]["benchmark"].asString().endsWith("NoopBenchmark.hello") })
+            assertEquals(listening, Sockets.listening(), "listening sockets before and after the run")
+        } finally {
+            json.delete()
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = ["KILL", "TERM"])
+    fun `a killed launcher keeps the finished runs and leaves no fork or port behind`(signal: String) {
+        val dir = Files.createTempDirectory("killed").toFile()
+        val json = File(dir, "results.json")
+        val listening = Sockets.listening()
+        val process = Jar.start("NoopBenchmark.hello", "-p", "server=netty", "-p", "concurrency=1,2,3,4,5", *quick,
+            "-rf", "json", "-rff", json.path, out = File(dir, "out.txt"), err = File(dir, "err.txt"))
+        try {
+            val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
+            while (completed(json) < 2) {
+                assertTrue(process.isAlive && System.nanoTime() < deadline, "two runs did not finish: ${File(dir, "out.txt").readText()}")
+                Thread.sleep(50)
+            }
+            val family = process.descendants().toList()
+            assertTrue(family.isNotEmpty(), "the third run's fork should be running")
+            if (signal == "KILL") process.destroyForcibly() else process.destroy()
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS))
+            for (p in family) assertTrue(p.onExit().get(30, TimeUnit.SECONDS).let { !it.isAlive }, "fork ${p.pid()} outlived the launcher")
+            assertEquals(2, completed(json), "the results file holds the two finished runs")
+            assertEquals(listening, Sockets.listening(), "listening sockets before and after the run")
+        } finally {
+            process.descendants().forEach { it.destroyForcibly() }
+            process.destroyForcibly()
+            dir.deleteRecursively()
+        }
+    }
+
+    private fun completed(json: File): Int =
+        if (!json.isFile || json.length() == 0L) 0 else mapper.readTree(json).size()
+}
+
+/** TCP sockets listening on this machine (Linux /proc), as "address:port" in hex; empty elsewhere. */
+object Sockets {
+    fun listening(): Set<String> = listOf("/proc/net/tcp", "/proc/net/tcp6").map(::File).filter { it.isFile }
+        .flatMap { it.readLines().drop(1) }
+        .map { it.trim().split(Regex("\\s+")) }
+        .filter { it.size > 3 && it[3] == "0A" }
+        .map { it[1] }
+        .toSet()
+}
