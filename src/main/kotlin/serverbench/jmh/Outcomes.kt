@@ -115,9 +115,9 @@ class SessionOutput(private val delegate: OutputFormat) : OutputFormat by delega
         delegate.println(s)
     }
 
-    /** "java.lang.IllegalStateException: why" -> "why"; a LoadFailure's message is already the whole story. */
+    /** "java.lang.IllegalStateException: why" -> "why"; a LoadFailure prints as "serverbench: why" -> "why". */
     private fun reason(line: String): String =
-        Regex("^[\\w.$]+(?:Exception|Error|Failure): (.*)$").find(line.trim())?.groupValues?.get(1)?.removePrefix("serverbench: ") ?: line.trim()
+        Regex("^[\\w.$]+(?:Exception|Error|Failure): (.*)$").find(line.trim())?.groupValues?.get(1)?.removePrefix("serverbench: ") ?: line.trim().removePrefix("serverbench: ")
 
     override fun endBenchmark(result: BenchmarkResult?) {
         if (result == null || Outcomes.isComplete(result)) return delegate.endBenchmark(result)
