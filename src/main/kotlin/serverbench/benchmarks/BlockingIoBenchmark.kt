@@ -18,17 +18,10 @@ import serverbench.client.Request
  *   -p tomcatMaxThreads=1 -p nettyIoWorkers=1` (one Tomcat thread vs one event loop, the wait delegated to a pool)
  */
 @State(Scope.Benchmark)
-class BlockingIoBenchmark : TunableHttpBenchmark() {
+class BlockingIoBenchmark : PooledHttpBenchmark() {
 
     @Param("10", "100", "500")
     var delayMs: Int = 0
-
-    /** Threads of the fixed pool behind `cfFixed` and `workerCompleted`: `default` = 2 × cores. */
-    @Param(Knobs.DEFAULT)
-    var poolSize: String = ""
-
-    override fun serverProperties() = super.serverProperties() +
-        listOfNotNull(count("poolSize", poolSize)?.let { WorkerPools.BLOCKING_SIZE_PROPERTY to it })
 
     override fun request(variant: String) = when (variant) {
         "direct", "suspendBlocking", "withContextIO", "cfFixed", "cfCached", "cfVirtual", "workerCompleted",

@@ -16,17 +16,10 @@ import serverbench.client.Request
  * Run: `java -jar target/benchmarks.jar CompletableFuture -p concurrency=1000` (the classic `ab -c 1000` study)
  */
 @State(Scope.Benchmark)
-class CompletableFutureBenchmark : TunableHttpBenchmark() {
+class CompletableFutureBenchmark : PooledHttpBenchmark() {
 
     @Param("100")
     var workMs: Int = 0
-
-    /** Threads of the fixed pool behind `fixedPool`: `default` = 2 × cores. */
-    @Param(Knobs.DEFAULT)
-    var poolSize: String = ""
-
-    override fun serverProperties() = super.serverProperties() +
-        listOfNotNull(count("poolSize", poolSize)?.let { WorkerPools.BLOCKING_SIZE_PROPERTY to it })
 
     override fun request(variant: String) = when (variant) {
         "sync", "applicationTaskExecutor", "commonPool", "fixedPool" -> Request("/cf/$variant?ms=$workMs", BlockingIoEndpoints.DONE)

@@ -4,6 +4,7 @@ import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.NettyIoWorkers
+import serverbench.app.WorkerPools
 
 /**
  * HTTP benchmarks with the server knobs as parameters, each defaulting to the stack's own default:
@@ -41,4 +42,19 @@ abstract class TunableHttpBenchmark : HttpBenchmark() {
         else -> value.toIntOrNull()?.takeIf { it >= 1 }
             ?: throw IllegalArgumentException("$name must be '${Knobs.DEFAULT}' or an integer >= 1, was '$value'")
     }
+}
+
+/**
+ * Tunable benchmarks that offload work to the application's fixed worker pool (`cfFixed`, `workerCompleted`,
+ * `fixedPool`), with its size as a parameter.
+ */
+@State(Scope.Benchmark)
+abstract class PooledHttpBenchmark : TunableHttpBenchmark() {
+
+    /** Threads of the fixed worker pool: `default` = 2 × cores. */
+    @Param(Knobs.DEFAULT)
+    var poolSize: String = ""
+
+    override fun serverProperties(): Map<String, Any> = super.serverProperties() +
+        listOfNotNull(count("poolSize", poolSize)?.let { WorkerPools.BLOCKING_SIZE_PROPERTY to it })
 }
