@@ -1,0 +1,135 @@
+package serverbench.report
+
+import java.io.File
+import java.util.Locale
+import kotlin.math.abs
+
+/**
+ * Turns JMH JSON into the markdown a pull-request reviewer reads: one table per workload family, and with a baseline
+ * the change of every figure, marked significant only when the two runs' 99.9 % intervals do not overlap (JMH's own
+ * error bars: a difference inside them is noise this run cannot tell from a change). No mark is a statement too: the
+ * runs could not tell the two apart.
+ */
+object Report {
+    /** The columns of every table: JMH metric name -> header. */
+    private val COLUMNS = listOf(
+        Run.SCORE to "req/s",
+        "latency.p50" to "p50 ms",
+        "latency.p99" to "p99 ms",
+        "latency.p99.9" to "p99.9 ms",
+        "errors" to "errors",
+        "client.cpu" to "client cores",
+        "server.cpuPerReq" to "server CPU ms/req",
+    )
+
+    /** Parameters every result has; the others are shown as columns only where they vary within a family. */
+    private val ALWAYS = listOf("server")
+
+    enum class Change { NONE, BETTER, WORSE, DIFFERENT }
+
+    /**
+     * The rule: significant iff both intervals are known and do not overlap. Whether higher is better depends on the
+     * metric (throughput up is better, latency up is worse).
+     */
+    fun significance(metric: String, head: Metric, base: Metric): Change {
+        if (head.error.isNaN() || base.error.isNaN()) {
+            // No interval (one iteration, or a count like errors): only an exact count difference is certain.
+            return if (metric == "errors" && head.score != base.score) direction(metric, head.score - base.score) else Change.NONE
+        }
+        if (head.low <= base.high && base.low <= head.high) return Change.NONE
+        return direction(metric, head.score - base.score)
+    }
+
+    private fun direction(metric: String, delta: Double): Change = when {
+        metric == Run.SCORE -> if (delta > 0) Change.BETTER else Change.WORSE
+        metric.startsWith("latency.") || metric == "errors" || metric.contains("PerReq") -> if (delta < 0) Change.BETTER else Change.WORSE
+        else -> Change.DIFFERENT
+    }
+
+    fun markdown(head: List<Run>, headName: String, base: List<Run>?, baseName: String?, charts: Map<String, List<String>> = emptyMap(),
+                 flamegraphs: (Run) -> List<String> = { emptyList() }): String {
+        val out = StringBuilder()
+        out.append("# serverbench results: $headName")
+        if (base != null) out.append(" vs baseline $baseName")
+        out.append("\n\n")
+        out.append("Closed-loop figures (each connection waits for its answer before the next request). ")
+        out.append("req/s counts successful, validated responses only; ± is JMH's 99.9 % interval.")
+        if (base != null) {
+            out.append(" Change vs baseline in %; **bold** with ▲ (better) or ▼ (worse) only where the two runs' 99.9 % " +
+                "intervals do not overlap, i.e. the difference is larger than either run's own noise.")
+        }
+        out.append("\n")
+        val baseByKey = base?.associateBy { it.key } ?: emptyMap()
+        for ((family, runs) in head.groupBy { it.family }.toSortedMap()) {
+            out.append("\n## $family\n\n")
+            val varying = runs.flatMap { it.params.keys }.distinct()
+                .filter { it !in ALWAYS && runs.map { r -> r.params[it] }.distinct().size > 1 }
+            val headers = listOf("variant") + ALWAYS + varying + COLUMNS.map { it.second } +
+                (if (runs.any { flamegraphs(it).isNotEmpty() }) listOf("flamegraphs") else emptyList())
+            out.append(headers.joinToString(" | ", "| ", " |\n"))
+            out.append(headers.joinToString(" | ", "| ", " |\n") { if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:" })
+            val sorted = runs.sortedWith(compareBy<Run>({ it.variant }, { it.params["server"] })
+                .thenComparator { a, b -> compareParams(varying, a, b) })
+            for (run in sorted) {
+                val cells = ArrayList<String>()
+                cells += run.variant
+                ALWAYS.forEach { cells += run.params[it] ?: "" }
+                varying.forEach { cells += run.params[it] ?: "" }
+                val old = baseByKey[run.key]
+                for ((metric, _) in COLUMNS) cells += cell(metric, run.metric(metric), old?.metric(metric), base != null)
+                val graphs = flamegraphs(run)
+                if (headers.last() == "flamegraphs") cells += graphs.joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
+                out.append(cells.joinToString(" | ", "| ", " |\n"))
+            }
+            if (base != null) {
+                val missing = runs.count { baseByKey[it.key] == null }
+                if (missing > 0) out.append("\n$missing of ${runs.size} rows have no baseline with the same parameters.\n")
+            }
+            charts[family]?.forEach { out.append("\n![${File(it).nameWithoutExtension}]($it)\n") }
+        }
+        if (base != null) {
+            val gone = base.filter { b -> head.none { it.key == b.key } }
+            if (gone.isNotEmpty()) {
+                out.append("\n${gone.size} baseline rows have no counterpart here: ${gone.take(5).joinToString("; ") { describe(it) }}" +
+                    (if (gone.size > 5) "; and ${gone.size - 5} more" else "") + ".\n")
+            }
+        }
+        return out.toString()
+    }
+
+    private fun compareParams(names: List<String>, a: Run, b: Run): Int {
+        for (n in names) {
+            val x = a.params[n]
+            val y = b.params[n]
+            val c = if (x?.toDoubleOrNull() != null && y?.toDoubleOrNull() != null) x.toDouble().compareTo(y.toDouble())
+            else (x ?: "").compareTo(y ?: "")
+            if (c != 0) return c
+        }
+        return 0
+    }
+
+    private fun describe(r: Run) = "${r.family}.${r.variant} (${r.params.entries.joinToString(", ") { "${it.key}=${it.value}" }})"
+
+    private fun cell(metric: String, now: Metric?, old: Metric?, withBaseline: Boolean): String {
+        if (now == null || now.score.isNaN()) return "–"
+        val value = (if (metric == "errors") String.format(Locale.ROOT, "%.0f", now.score) else format(now.score)) + if (metric == Run.SCORE && !now.error.isNaN()) " ± ${format(now.error)}" else ""
+        if (!withBaseline || old == null || old.score.isNaN()) return value
+        val pct = if (old.score == 0.0) (if (now.score == 0.0) 0.0 else Double.POSITIVE_INFINITY) else 100 * (now.score - old.score) / abs(old.score)
+        val delta = if (pct.isInfinite()) "new" else String.format(Locale.ROOT, "%+.1f %%", pct)
+        return when (significance(metric, now, old)) {
+            Change.NONE -> "$value ($delta)"
+            Change.BETTER -> "$value **(▲ $delta)**"
+            Change.WORSE -> "$value **(▼ $delta)**"
+            Change.DIFFERENT -> "$value **($delta)**"
+        }
+    }
+
+    /** Three significant digits for small figures, whole numbers for large ones. */
+    fun format(x: Double): String = when {
+        x == 0.0 -> "0"
+        abs(x) >= 1000 -> String.format(Locale.ROOT, "%,.0f", x)
+        abs(x) >= 100 -> String.format(Locale.ROOT, "%.1f", x)
+        abs(x) >= 1 -> String.format(Locale.ROOT, "%.2f", x)
+        else -> String.format(Locale.ROOT, "%.3g", x)
+    }
+}

@@ -1,0 +1,58 @@
+@file:JvmName("ReportMain")
+
+package serverbench.report
+
+import java.io.File
+import kotlin.system.exitProcess
+
+private const val USAGE = "usage: report <head.json> [--baseline <base.json>] [--charts <dir>] [--profiles <dir>]  (markdown on stdout)"
+
+/**
+ * `scripts/report jmh-results/head.json --baseline jmh-results/base.json > report.md`: the tables (with changes and
+ * significance marks against the baseline), SVG charts of swept parameters (default: `<head>-charts/` beside the head
+ * file) and links to flamegraphs found under `profiles/<Class.method>/<param=value,...>/`. Paths in the markdown are
+ * relative to the current directory, where report.md is expected to be written.
+ */
+fun main(args: Array<String>) {
+    var head: File? = null
+    var baseline: File? = null
+    var charts: File? = null
+    var profiles = File("profiles")
+    var i = 0
+    fun value(flag: String): String = args.getOrNull(++i) ?: fail("$flag needs a value")
+    while (i < args.size) {
+        when (val a = args[i]) {
+            "--baseline" -> baseline = File(value(a))
+            "--charts" -> charts = File(value(a))
+            "--profiles" -> profiles = File(value(a))
+            "-h", "--help" -> { println(USAGE); exitProcess(0) }
+            else -> if (a.startsWith("-") || head != null) fail("unexpected argument '$a'") else head = File(a)
+        }
+        i++
+    }
+    val headFile = head ?: fail("the head result file is missing")
+    val (headRuns, baseRuns) = try {
+        Results.read(headFile) to baseline?.let { Results.read(it) }
+    } catch (e: IllegalArgumentException) {
+        fail(e.message ?: e.toString())
+    }
+    val chartDir = charts ?: File(headFile.absoluteFile.parentFile, headFile.nameWithoutExtension + "-charts")
+    val chartLinks = Charts.write(headRuns, chartDir, File("."))
+    print(Report.markdown(headRuns, headFile.path, baseRuns, baseline?.path, chartLinks) { run -> Flamegraphs.find(profiles, run) })
+}
+
+private fun fail(message: String): Nothing {
+    System.err.println("report: $message\n$USAGE")
+    exitProcess(2)
+}
+
+/** Flamegraph files of a run, by the profiling convention `profiles/<Class.method>/<param=value,...>/<event>.html`. */
+object Flamegraphs {
+    fun dirName(run: Run): String = run.params.toSortedMap().entries.joinToString(",") { "${it.key}=${it.value}" }
+
+    fun find(root: File, run: Run): List<String> {
+        val dir = File(File(root, "${run.family}Benchmark.${run.variant}"), dirName(run))
+        return dir.listFiles { f -> f.isFile && f.name.endsWith(".html") }?.sortedBy { it.name }
+            ?.map { it.path } ?: emptyList()
+    }
+}

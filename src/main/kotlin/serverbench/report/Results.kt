@@ -1,0 +1,57 @@
+package serverbench.report
+
+import tools.jackson.databind.JsonNode
+import tools.jackson.databind.json.JsonMapper
+import java.io.File
+
+/** One metric of one run: score ± error (the 99.9 % half-interval JMH printed; NaN when it could not tell). */
+data class Metric(val score: Double, val error: Double, val unit: String) {
+    val low: Double get() = score - error
+    val high: Double get() = score + error
+}
+
+/** One JMH result: a benchmark method with its parameter values. */
+data class Run(val benchmark: String, val params: Map<String, String>, val primary: Metric, val secondary: Map<String, Metric>) {
+    /** `CpuBenchmark.direct` -> family `Cpu`, variant `direct`. */
+    val family: String get() = benchmark.substringBeforeLast('.').substringAfterLast('.').removeSuffix("Benchmark")
+    val variant: String get() = benchmark.substringAfterLast('.')
+
+    /** Identity across two result files: the same benchmark with the same parameter values. */
+    val key: String get() = benchmark + params.toSortedMap().toString()
+
+    fun metric(name: String): Metric? = if (name == SCORE) primary else secondary[name]
+
+    companion object {
+        const val SCORE = "score"
+    }
+}
+
+/** Reads JMH's `-rf json` output. */
+object Results {
+    fun read(file: File): List<Run> {
+        require(file.isFile) { "$file does not exist" }
+        val root = try {
+            JsonMapper.builder().build().readTree(file)
+        } catch (e: Exception) {
+            throw IllegalArgumentException("$file is not JMH JSON: ${e.message?.lineSequence()?.first()}")
+        }
+        require(root.isArray) { "$file is not JMH JSON (-rf json): expected an array of results" }
+        return (0 until root.size()).map { i ->
+            val r = root[i]
+            val params = LinkedHashMap<String, String>()
+            r["params"]?.properties()?.forEach { (k, v) -> params[k] = v.asString() }
+            val secondary = LinkedHashMap<String, Metric>()
+            r["secondaryMetrics"]?.properties()?.forEach { (k, v) -> secondary[k] = metric(v) }
+            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary)
+        }
+    }
+
+    private fun metric(node: JsonNode) = Metric(number(node["score"]), number(node["scoreError"]), node["scoreUnit"]?.asString() ?: "")
+
+    /** JMH writes NaN as the string "NaN". */
+    private fun number(node: JsonNode?): Double = when {
+        node == null || node.isNull -> Double.NaN
+        node.isNumber -> node.asDouble()
+        else -> node.asString().toDoubleOrNull() ?: Double.NaN
+    }
+}

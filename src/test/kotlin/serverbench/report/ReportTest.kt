@@ -1,0 +1,59 @@
+package serverbench.report
+
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.io.File
+import javax.xml.parsers.DocumentBuilderFactory
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertTrue
+
+/** The PR report from golden JMH JSON: base and head differ in three rows, one within noise. */
+class ReportTest {
+    private fun fixture(name: String) = File(javaClass.getResource("/report/$name")!!.toURI())
+    private val head = Results.read(fixture("head.json"))
+    private val base = Results.read(fixture("base.json"))
+
+    @Test
+    fun `head against baseline gives the expected markdown, with tables, marks and chart links`(@TempDir dir: File) {
+        val charts = Charts.write(head, File(dir, "charts"), dir)
+        val markdown = Report.markdown(head, "head.json", base, "base.json", charts)
+        assertEquals(fixture("expected.md").readText(), markdown)
+    }
+
+    @Test
+    fun `a file compared with itself marks nothing significant`() {
+        val rows = Report.markdown(head, "head.json", head, "head.json").lines().filter { it.startsWith("| ") }
+        assertEquals(2 + head.size, rows.size) // header, separator, one row per result
+        assertFalse(rows.any { it.contains("▲") || it.contains("▼") || it.contains("**") }, rows.joinToString("\n"))
+        assertTrue(rows.drop(2).all { it.contains("(+0.0 %)") })
+    }
+
+    @Test
+    fun `significant only when the intervals do not overlap, in the metric's own direction`() {
+        val base = Metric(100.0, 10.0, "ops/s")
+        assertEquals(Report.Change.NONE, Report.significance(Run.SCORE, Metric(115.0, 10.0, "ops/s"), base)) // 105..125 overlaps 90..110
+        assertEquals(Report.Change.BETTER, Report.significance(Run.SCORE, Metric(125.0, 10.0, "ops/s"), base))
+        assertEquals(Report.Change.WORSE, Report.significance(Run.SCORE, Metric(75.0, 10.0, "ops/s"), base))
+        assertEquals(Report.Change.WORSE, Report.significance("latency.p99", Metric(125.0, 10.0, "ms"), base))
+        assertEquals(Report.Change.BETTER, Report.significance("latency.p99", Metric(75.0, 10.0, "ms"), base))
+        // Without an interval nothing is significant, except a different count of errors.
+        assertEquals(Report.Change.NONE, Report.significance(Run.SCORE, Metric(500.0, Double.NaN, "ops/s"), base))
+        assertEquals(Report.Change.WORSE, Report.significance("errors", Metric(3.0, Double.NaN, "count"), Metric(0.0, Double.NaN, "count")))
+    }
+
+    @Test
+    fun `a family swept over a parameter gets log-scale SVG charts with one line per variant and server`(@TempDir dir: File) {
+        val charts = Charts.write(head, dir, dir)
+        assertEquals(listOf("cpu-limit-throughput.svg", "cpu-limit-p99.svg"), charts.getValue("Cpu"))
+        val svg = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(File(dir, "cpu-limit-throughput.svg"))
+        assertEquals(2, svg.getElementsByTagName("polyline").length)
+        val text = File(dir, "cpu-limit-throughput.svg").readText()
+        assertTrue(text.contains("limit (log)") && text.contains("req/s (log)") && text.contains("direct netty"), text)
+    }
+
+    @Test
+    fun `no chart without a sweep of three values`(@TempDir dir: File) {
+        assertTrue(Charts.write(head.filter { it.params["limit"] != "100000" }, dir, dir).isEmpty())
+    }
+}
