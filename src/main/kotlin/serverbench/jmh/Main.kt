@@ -78,7 +78,8 @@ object Launcher {
     /** Exit status for bad input (nothing ran); 1 means a benchmark failed. */
     const val USAGE = 2
 
-    fun run(args: Array<String>): Int {
+    fun run(given: Array<String>): Int {
+        val args = withProfilerAliases(given)
         val cmd = try {
             CommandLineOptions(*args)
         } catch (e: CommandLineOptionException) {
@@ -112,6 +113,15 @@ object Launcher {
                 "expressions matched anywhere in serverbench.benchmarks.<Class>.<method>.${suggestion(cmd.includes)} " +
                 "List them with: java -jar target/benchmarks.jar -l")
             return USAGE
+        }
+        // A bad profiler option must fail here, in one line, not inside JMH as a reflection stack trace.
+        for (p in cmd.profilers.filter { it.klass == FlameProfiler::class.java.name }) {
+            try {
+                FlameProfiler(p.opts)
+            } catch (e: IllegalArgumentException) {
+                System.err.println("serverbench: -prof ${e.message}")
+                return USAGE
+            }
         }
         ParamRules.check(ParamRules.given(args), planned, Plan.declaredParams(options))?.let {
             System.err.println("serverbench: $it")
@@ -197,6 +207,12 @@ object Launcher {
             return 1
         }
         return 0
+    }
+
+    /** `-prof flame[:opts]` is serverbench's async-profiler flamegraphs ([FlameProfiler]). */
+    fun withProfilerAliases(args: Array<String>): Array<String> = Array(args.size) { i ->
+        val a = args[i]
+        if (i > 0 && args[i - 1] == "-prof" && (a == "flame" || a.startsWith("flame:"))) FlameProfiler::class.java.name + a.removePrefix("flame") else a
     }
 
     fun options(cmd: Options, properties: java.util.Properties): Options {

@@ -46,12 +46,18 @@ private fun fail(message: String): Nothing {
     exitProcess(2)
 }
 
-/** Flamegraph files of a run, by the profiling convention `profiles/<Class.method>/<param=value,...>/<event>.html`. */
+/** Where `-prof flame` writes (`profiles/<Class.method>/<param=value,...>/<event>.html`), and what it wrote for a run. */
 object Flamegraphs {
-    fun dirName(run: Run): String = run.params.toSortedMap().entries.joinToString(",") { "${it.key}=${it.value}" }
+    /** `concurrency=16,limit=1000,server=netty`; characters a path cannot hold (the `/` of `n/a`) become `_`. */
+    fun dirName(params: Map<String, String>): String = params.toSortedMap().entries
+        .joinToString(",") { "${it.key}=${it.value}" }.replace(Regex("[^A-Za-z0-9._=,+-]"), "_")
+
+    /** The directory of one benchmark method's profiles with these parameters. */
+    fun dir(root: File, benchmark: String, params: Map<String, String>) =
+        File(File(root, benchmark.removePrefix("serverbench.benchmarks.")), dirName(params))
 
     fun find(root: File, run: Run): List<String> {
-        val dir = File(File(root, "${run.family}Benchmark.${run.variant}"), dirName(run))
+        val dir = dir(root, run.benchmark, run.params)
         return dir.listFiles { f -> f.isFile && f.name.endsWith(".html") }?.sortedBy { it.name }
             ?.map { it.path } ?: emptyList()
     }

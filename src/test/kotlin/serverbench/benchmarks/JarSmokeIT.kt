@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
+import java.io.File
 import java.nio.file.Files
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
@@ -68,6 +69,29 @@ class JarSmokeIT {
             }
         } finally {
             json.delete()
+        }
+    }
+
+    @Test
+    fun `-prof flame writes a flamegraph of the server threads with what produced it`() {
+        val dir = Files.createTempDirectory("profiles").toFile()
+        try {
+            val run = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=100000", "-p", "concurrency=8",
+                "-f", "1", "-wi", "1", "-w", "2s", "-i", "1", "-r", "2s", "-prof", "flame:dir=${dir.path}")
+            assertEquals(0, run.exitCode, run.toString())
+            val out = File(dir, "CpuBenchmark.direct/concurrency=8,limit=100000,server=netty")
+            val html = File(out, "cpu.html")
+            assertTrue(html.isFile && html.length() > 10_000, "no flamegraph in $out: ${dir.walk().toList()}")
+            assertTrue(html.readText().contains("PrimesKt.isPrime"), "the primes code is missing from the graph")
+            val collapsed = File(out, "cpu.collapsed").readLines()
+            assertTrue(collapsed.none { it.contains("jmhTest") }, "the load client's thread must be left out")
+            val samples = collapsed.sumOf { it.substringAfterLast(' ').toLong() }
+            val primes = collapsed.filter { it.contains("CpuEndpoints.direct") }.sumOf { it.substringAfterLast(' ').toLong() }
+            assertTrue(primes * 2 > samples, "the handler (primes inlined into it) should hold most samples: $primes of $samples")
+            val meta = File(out, "cpu.txt").readText()
+            assertTrue(meta.contains("event: cpu") && meta.contains("engine: ") && Regex("samples: [1-9]").containsMatchIn(meta), meta)
+        } finally {
+            dir.deleteRecursively()
         }
     }
 

@@ -33,6 +33,7 @@ class ReliabilityIT {
             listOf("Noop", "-p", "limit=1000") to "serverbench: -p limit=1000: no selected benchmark has a parameter 'limit'",
             listOf("NoSuchThing") to "No benchmark matches 'NoSuchThing'",
             listOf("Noop", "-wi", "many") to "Error parsing command line:",
+            listOf("Noop", "-prof", "flame:event=bogus") to "serverbench: -prof flame: event must be one of cpu, wall, alloc, lock, was 'bogus'",
         )
         val json = File(Files.createTempDirectory("bad").toFile(), "never.json")
         for ((args, expected) in cases) {
@@ -91,7 +92,12 @@ class ReliabilityIT {
                 assertTrue(process.isAlive && System.nanoTime() < deadline, "two runs did not finish: ${File(dir, "out.txt").readText()}")
                 Thread.sleep(50)
             }
-            val family = process.descendants().toList()
+            // Between two runs there is no fork for a moment: wait for the third run's.
+            var family = process.descendants().toList()
+            while (family.isEmpty() && process.isAlive && System.nanoTime() < deadline) {
+                Thread.sleep(20)
+                family = process.descendants().toList()
+            }
             assertTrue(family.isNotEmpty(), "the third run's fork should be running")
             if (signal == "KILL") process.destroyForcibly() else process.destroy()
             assertTrue(process.waitFor(30, TimeUnit.SECONDS))

@@ -1,0 +1,119 @@
+package serverbench.jmh
+
+import one.profiler.AsyncProfiler
+import org.openjdk.jmh.infra.BenchmarkParams
+import org.openjdk.jmh.infra.IterationParams
+import org.openjdk.jmh.profile.InternalProfiler
+import org.openjdk.jmh.results.IterationResult
+import org.openjdk.jmh.results.Result
+import org.openjdk.jmh.runner.IterationType
+import serverbench.report.Flamegraphs
+import java.io.File
+import java.time.Instant
+
+/**
+ * `-prof flame[:event=cpu|wall|alloc|lock;interval=N;threads=server|all;dir=profiles]`: async-profiler from its Maven
+ * artifact (the native library is inside the jar: nothing to install, no libPath), run inside the fork over the
+ * measurement iterations only, writing an HTML flamegraph per fork to
+ * `profiles/<Class.method>/<param=value,...>/<event>[-pid<N>].html` with a `.txt` beside it recording the event, the
+ * sampling engine, the sample count, the JDK and the parameters.
+ *
+ * By default the load client's thread is left out (`exclude=*jmhTest*`: every stack of the JMH benchmark thread, which
+ * is the client, passes through JMH's generated `_jmhTest` frame), so the graph shows the server's time only.
+ * Default event: `wall` for benchmarks whose handlers wait (BlockingIo, Proxy, CompletableFuture, Delay), where CPU
+ * samples would miss the waiting; `cpu` otherwise.
+ */
+class FlameProfiler(initLine: String) : InternalProfiler {
+    private val options: Map<String, String> = initLine.split(';', ',').filter { it.isNotBlank() }.associate {
+        val kv = it.split('=', limit = 2)
+        kv[0].trim() to (kv.getOrNull(1)?.trim() ?: "")
+    }
+    private var event: String? = options["event"]
+    private val threads = options["threads"] ?: "server"
+    private val dir = File(options["dir"] ?: "profiles")
+    private var measured = 0
+    private var running = false
+
+    init {
+        val unknown = options.keys - setOf("event", "interval", "threads", "dir")
+        require(unknown.isEmpty()) { "flame: unknown option ${unknown.first()}; allowed: event, interval, threads, dir" }
+        require(event == null || event in EVENTS) { "flame: event must be one of ${EVENTS.joinToString(", ")}, was '$event'" }
+        require(threads in setOf("server", "all")) { "flame: threads must be server or all, was '$threads'" }
+    }
+
+    override fun getDescription() = "async-profiler flamegraphs of the server threads over the measurement iterations"
+
+    override fun beforeIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams) {
+        if (iterationParams.type != IterationType.MEASUREMENT || running) return
+        val event = event ?: defaultEvent(benchmarkParams.benchmark).also { event = it }
+        val command = buildString {
+            append("start,event=$event")
+            options["interval"]?.let { append(",interval=$it") }
+            if (event == "wall" || event == "cpu") append(",cstack=vm")
+        }
+        profiler().execute(command)
+        running = true
+    }
+
+    override fun afterIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams, result: IterationResult): Collection<Result<*>> {
+        if (iterationParams.type != IterationType.MEASUREMENT || !running) return emptyList()
+        if (++measured < iterationParams.count) return emptyList()
+        val profiler = profiler()
+        val samples = profiler.samples
+        val out = Flamegraphs.dir(dir, benchmarkParams.benchmark, benchmarkParams.paramsKeys.associateWith { benchmarkParams.getParam(it) })
+        out.mkdirs()
+        // One file per fork (named by its pid when there are several): JMH 1.37's own async profiler keeps only the last.
+        val fork = if (benchmarkParams.forks > 1) "-pid${ProcessHandle.current().pid()}" else ""
+        val html = File(out, "$event$fork.html")
+        // async-profiler's command is comma-separated, and the directory name has commas: write beside, then move.
+        val temp = File.createTempFile("serverbench-flame", ".html")
+        // exclude is an output filter: it applies when the graph is written.
+        val exclude = if (threads == "server") ",exclude=*jmhTest*" else ""
+        // The same samples as collapsed stacks too: greppable, and what differential flamegraph tools take.
+        val collapsed = File.createTempFile("serverbench-flame", ".collapsed")
+        profiler.execute("dump,collapsed,file=${collapsed.absolutePath}$exclude")
+        java.nio.file.Files.move(collapsed.toPath(), File(out, "$event$fork.collapsed").toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+        profiler.execute("stop,file=${temp.absolutePath}$exclude,title=${benchmarkParams.benchmark.substringAfterLast("benchmarks.")}_$event")
+        java.nio.file.Files.move(temp.toPath(), html.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+        running = false
+        File(out, "$event$fork.txt").writeText(
+            """
+            |benchmark: ${benchmarkParams.benchmark}
+            |params: ${benchmarkParams.paramsKeys.joinToString(", ") { "$it=${benchmarkParams.getParam(it)}" }}
+            |event: $event${options["interval"]?.let { " (interval $it)" } ?: ""}
+            |engine: ${engine(event!!)}
+            |threads: ${if (threads == "server") "server (load client excluded)" else "all"}
+            |samples: $samples
+            |measurement iterations: ${iterationParams.count} x ${iterationParams.time}
+            |jdk: ${System.getProperty("java.vm.name")} ${Runtime.version()}
+            |async-profiler: ${profiler.version}
+            |written: ${Instant.now()}
+            |""".trimMargin())
+        println("\nserverbench: flamegraph ${html.path} ($samples samples, $event)")
+        return emptyList()
+    }
+
+    companion object {
+        val EVENTS = listOf("cpu", "wall", "alloc", "lock")
+        private val WAITING = listOf("BlockingIo", "Proxy", "CompletableFuture", "Delay")
+
+        fun defaultEvent(benchmark: String) = if (WAITING.any { benchmark.contains(".${it}Benchmark.") }) "wall" else "cpu"
+
+        private fun profiler(): AsyncProfiler = AsyncProfiler.getInstance()
+
+        /**
+         * What `event=cpu` samples with: perf_events where the kernel allows it (perf_event_paranoid <= 2 for user-space
+         * stacks), else async-profiler's ctimer. `wall` uses its own timer; alloc and lock hook the JVM.
+         */
+        fun engine(event: String): String = when (event) {
+            "cpu" -> {
+                val paranoid = runCatching { File("/proc/sys/kernel/perf_event_paranoid").readText().trim().toInt() }.getOrNull()
+                if (paranoid != null && paranoid <= 2) "perf_events (inferred: perf_event_paranoid=$paranoid allows user-space stacks)"
+                else "ctimer (inferred: perf_event_paranoid=$paranoid forbids perf_events)"
+            }
+            "wall" -> "wall-clock timer (all threads, running or waiting)"
+            "alloc" -> "TLAB allocation callbacks"
+            else -> "JVM lock contention events"
+        }
+    }
+}
