@@ -53,6 +53,20 @@ class ReportTest {
     }
 
     @Test
+    fun `a differential flamegraph is made for a row profiled in both runs, with async-profiler's converter`(@TempDir dir: File) {
+        val run = head.first()
+        for ((root, n) in listOf("base" to 30, "head" to 70)) {
+            val d = Flamegraphs.dir(File(dir, root), run.benchmark, run.params).apply { mkdirs() }
+            File(d, "cpu.collapsed").writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write 20\n")
+        }
+        val diffs = Flamegraphs.diff(File(dir, "base"), File(dir, "head"), run, File(dir, "diff"))
+        assertEquals(1, diffs.size)
+        val html = File(diffs.single()).let { if (it.isAbsolute) it else File(File("").absoluteFile, it.path) }
+        assertTrue(html.name == "cpu-diff.html" && html.length() > 1000 && html.readText().contains("PrimesKt.isPrime"), html.path)
+        assertTrue(Flamegraphs.diff(File(dir, "base"), File(dir, "head"), head.last(), File(dir, "diff")).isEmpty())
+    }
+
+    @Test
     fun `no chart without a sweep of three values`(@TempDir dir: File) {
         assertTrue(Charts.write(head.filter { it.params["limit"] != "100000" }, dir, dir).isEmpty())
     }
