@@ -5,6 +5,7 @@ import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.NettyIoWorkers
 import serverbench.app.WorkerPools
+import serverbench.jmh.ParamRules
 
 /**
  * HTTP benchmarks with the server knobs as parameters, each defaulting to the stack's own default:
@@ -36,11 +37,13 @@ abstract class TunableHttpBenchmark : HttpBenchmark() {
         }
     }
 
-    /** A count knob: `default` / `n/a` (unset) or an integer >= 1. */
-    protected fun count(name: String, value: String): Int? = when (value) {
-        Knobs.DEFAULT, Knobs.NOT_APPLICABLE -> null
-        else -> value.toIntOrNull()?.takeIf { it >= 1 }
-            ?: throw IllegalArgumentException("$name must be '${Knobs.DEFAULT}' or an integer >= 1, was '$value'")
+    /**
+     * A count knob: `default` / `n/a` (unset) or an integer. Checked with the launcher's own rule (the same words as its
+     * up-front check), for runs that bypass the launcher.
+     */
+    protected fun count(name: String, value: String): Int? {
+        ParamRules.rules[name]?.let { rule -> require(rule.accepts(value)) { "$name must be ${rule.allowed}, was '$value'" } }
+        return value.toIntOrNull()
     }
 }
 
