@@ -35,8 +35,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
     private var running = false
 
     init {
-        val unknown = options.keys - setOf("event", "interval", "threads", "dir")
-        require(unknown.isEmpty()) { "flame: unknown option ${unknown.first()}; allowed: event, interval, threads, dir" }
+        val unknown = options.keys - setOf("event", "interval", "threads", "dir", "cstack")
+        require(unknown.isEmpty()) { "flame: unknown option ${unknown.first()}; allowed: event, interval, threads, dir, cstack" }
         require(event == null || event in EVENTS) { "flame: event must be one of ${EVENTS.joinToString(", ")}, was '$event'" }
         require(threads in setOf("server", "all")) { "flame: threads must be server or all, was '$threads'" }
     }
@@ -49,7 +49,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         val command = buildString {
             append("start,event=$event")
             options["interval"]?.let { append(",interval=$it") }
-            if (event == "wall" || event == "cpu") append(",cstack=vm")
+            val cstack = options["cstack"] ?: if (event == "wall" || event == "cpu") "vm" else null
+            cstack?.let { append(",cstack=$it") }
         }
         profiler().execute(command)
         running = true
@@ -101,6 +102,14 @@ class FlameProfiler(initLine: String) : InternalProfiler {
 
         private fun profiler(): AsyncProfiler = AsyncProfiler.getInstance()
 
+        /** async-profiler does not say which engine it chose, so the kernel's rule is applied: capabilities first. */
+        private fun perfCapable(): Boolean {
+            val hex = runCatching { File("/proc/self/status").readLines().first { it.startsWith("CapEff:") }.substringAfter(':').trim() }
+                .getOrNull() ?: return false
+            val caps = hex.toULongOrNull(16) ?: return false
+            return (caps shr 21) and 1uL == 1uL || (caps shr 38) and 1uL == 1uL
+        }
+
         /**
          * What `event=cpu` samples with: perf_events where the kernel allows it (perf_event_paranoid <= 2 for user-space
          * stacks), else async-profiler's ctimer. `wall` uses its own timer; alloc and lock hook the JVM.
@@ -108,8 +117,11 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         fun engine(event: String): String = when (event) {
             "cpu" -> {
                 val paranoid = runCatching { File("/proc/sys/kernel/perf_event_paranoid").readText().trim().toInt() }.getOrNull()
-                if (paranoid != null && paranoid <= 2) "perf_events (inferred: perf_event_paranoid=$paranoid allows user-space stacks)"
-                else "ctimer (inferred: perf_event_paranoid=$paranoid forbids perf_events)"
+                when {
+                    paranoid != null && paranoid <= 2 -> "perf_events (inferred: perf_event_paranoid=$paranoid allows user-space stacks)"
+                    perfCapable() -> "perf_events (inferred: this process has CAP_PERFMON or CAP_SYS_ADMIN, which bypass perf_event_paranoid=$paranoid)"
+                    else -> "ctimer (inferred: perf_event_paranoid=$paranoid forbids perf_events to this process)"
+                }
             }
             "wall" -> "wall-clock timer (all threads, running or waiting)"
             "alloc" -> "TLAB allocation callbacks"
