@@ -24,13 +24,13 @@ import java.util.concurrent.atomic.AtomicInteger
 /** Spring MVC on Tomcat. */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
-@Import(SharedEndpoints::class, BlockingIoMvc::class, FaultMvc::class)
+@Import(SharedEndpoints::class, BlockingIoMvc::class, FaultMvc::class, ServerProbeMvc::class)
 class TomcatApp
 
 /** Spring WebFlux on Reactor Netty. */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
-@Import(SharedEndpoints::class, BlockingIoWebFlux::class, FaultWebFlux::class, NettyIoWorkers::class)
+@Import(SharedEndpoints::class, BlockingIoWebFlux::class, FaultWebFlux::class, NettyIoWorkers::class, ServerProbeWebFlux::class)
 class NettyApp
 
 /** Controllers whose code is the same on both stacks, and what they use. */

@@ -24,6 +24,7 @@ import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import serverbench.jmh.ClientReports
 import serverbench.jmh.ForkGuard
+import serverbench.jmh.Guards
 import serverbench.jmh.IterationReport
 import serverbench.jmh.ResourceMeter
 import java.time.Duration
@@ -64,9 +65,20 @@ abstract class HttpBenchmark {
     @Param("netty", "tomcat")
     var server: String = ""
 
-    /** Connections, each with one request in flight (closed loop, like `wrk -c`). */
+    /**
+     * Closed loop (rate 0): connections, each with one request in flight, like `wrk -c`. Open loop: the most
+     * connections the client may open to keep to the schedule.
+     */
     @Param("64")
     var concurrency: Int = 0
+
+    /**
+     * Requests per second on a fixed schedule (open loop, like `wrk2 -R`), whatever the server does; 0 = closed loop.
+     * Open-loop latency (`latency.*`) runs from each request's scheduled send, so a stall shows in every request due
+     * during it; `latency.uncorrected.*` runs from the actual send.
+     */
+    @Param("0")
+    var rate: Int = 0
 
     /** The benchmark method being run (set when the trial starts). */
     protected var variant: String = ""
@@ -75,6 +87,8 @@ abstract class HttpBenchmark {
     private var client: LoadClient? = null
     private val resources = ResourceMeter()
     private var measurementIterations = 0
+    /** Guard warnings of the measured iterations: how many iterations fired each, and its last text. */
+    private val warnings = LinkedHashMap<String, Pair<Int, String>>()
 
     /** The request that the benchmark method named [variant] sends, and the body it must get back. */
     protected abstract fun request(variant: String): Request
@@ -104,6 +118,7 @@ abstract class HttpBenchmark {
         try {
             val kind = ServerKind.of(server)
             require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
+            require(rate >= 0) { "rate must be >= 0 requests/s (0 = closed loop), was $rate" }
             FileDescriptors.require(concurrency, descriptorsPerConnection)
             variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
@@ -119,11 +134,15 @@ abstract class HttpBenchmark {
             }.also { this.fixture = it }
             fixture.verify(request, settings)
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
-            val client = LoadClient(fixture.address, concurrency, request, settings).also { this.client = it }
+            val client = LoadClient(fixture.address, concurrency, request, settings, rate.toDouble()).also { this.client = it }
             client.start()
             measurementIterations = 0
+            warnings.clear()
+            val load = if (rate == 0) "closed loop, $concurrency connections (latency from each actual send)"
+            else "open loop, $rate req/s on up to $concurrency connections (latency.* from each scheduled send, " +
+                "corrected for coordinated omission; latency.uncorrected.* from the actual send)"
             println("\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, first " +
-                "validated response at $ready ms; $concurrency connections (${client.transport.name}) -> $request")
+                "validated response at $ready ms; $load (${client.transport.name}) -> $request")
         } catch (t: Throwable) {
             // JMH runs no @TearDown once a @Setup has thrown: stop what was started, or the fork waits on it.
             stopClientAndServer()
@@ -146,7 +165,13 @@ abstract class HttpBenchmark {
         val last = iteration.type == IterationType.MEASUREMENT && ++measurementIterations == iteration.count
         val report = client.endIteration()
         iterationEnded(client, last)
-        ClientReports.publish(IterationReport(report, resources))
+        val iterationReport = IterationReport(report, resources)
+        if (iteration.type == IterationType.MEASUREMENT) {
+            for ((guard, warning) in Guards.check(iterationReport)) {
+                if (warning != null) warnings[guard] = (warnings[guard]?.first ?: 0) + 1 to warning
+            }
+        }
+        ClientReports.publish(iterationReport)
     }
 
     @TearDown(Level.Trial)
@@ -155,6 +180,9 @@ abstract class HttpBenchmark {
         // with an AsyncRequestTimeoutException warning per request otherwise.
         runCatching { client?.drain(Duration.ofSeconds(5)) }
         stopClientAndServer()
+        for ((guard, fired) in warnings) {
+            println("\nserverbench: WARNING ($guard, in ${fired.first} of $measurementIterations measured iterations): ${fired.second}")
+        }
     }
 
     private fun stopClientAndServer() {

@@ -7,6 +7,8 @@ enum class FailureKind(val label: String) {
     TIMEOUT("timeout"),
     IO_ERROR("connect/read error"),
     CLOSED("closed by server"),
+    /** Open loop: never sent, because every allowed connection stayed busy for a whole timeout after it was due. */
+    DROPPED("dropped (not sent)"),
 }
 
 /**

@@ -15,8 +15,15 @@ import java.net.InetSocketAddress
 import java.util.concurrent.TimeUnit
 
 /**
- * A closed-loop HTTP/1.1 load generator shaped like `wrk -c N`: exactly [connections] keep-alive connections, each
- * with one request in flight; a connection sends its next request the moment the previous response is complete.
+ * An HTTP/1.1 load generator with two loop models:
+ * - **closed loop** ([rate] 0, like `wrk -c N`): exactly [connections] keep-alive connections, each with one request in
+ *   flight; a connection sends its next request the moment the previous response is complete.
+ * - **open loop** ([rate] > 0, like `wrk2 -R`): requests are due on a fixed schedule, one every 1/[rate] s, whatever
+ *   the responses do; each goes out on an idle connection, a new one is opened while fewer than [connections] exist,
+ *   and when all [connections] are busy the request waits for one and is counted *late* (never skipped). Latency is
+ *   recorded twice: from the request's intended send time (corrected for coordinated omission: a server stall delays
+ *   every request due during it, and they all show it) and from its actual send (uncorrected, what a closed-loop
+ *   client reports). A request still unsent a whole timeout after it was due is *dropped*: counted as a failure.
  *
  * Why it is built this way:
  * - **Driven by the caller's thread.** The Netty event loop is a [ManualIoEventLoop] owned by the thread that
@@ -40,10 +47,13 @@ class LoadClient(
     val connections: Int,
     val request: Request,
     private val settings: ClientSettings = ClientSettings.fromSystemProperties(),
+    /** Requests per second on a fixed schedule (open loop); 0 = closed loop. */
+    val rate: Double = 0.0,
 ) : AutoCloseable {
 
     init {
         require(connections >= 1) { "connections must be >= 1, was $connections" }
+        require(rate >= 0 && rate.isFinite()) { "rate must be >= 0 requests/s, was $rate" }
         require(address.address?.isLoopbackAddress == true) { "load goes to loopback only, not to $address" }
     }
 
@@ -68,6 +78,20 @@ class LoadClient(
     private var queuedSends = 0
     private val threadMx = ManagementFactory.getThreadMXBean()
 
+    val openLoop: Boolean = rate > 0
+    // Open loop: request k is due at scheduleStart + k * intervalNanos; `scheduled` is the first one not yet sent.
+    private val intervalNanos = if (openLoop) 1e9 / rate else 0.0
+    private var scheduleStart = 0L
+    private var scheduled = 0L
+    private var scheduleRunning = false
+    private var pausedAt = 0L
+    /** Open loop: connections with nothing in flight, ready for the next due request. */
+    private val idle = arrayOfNulls<Connection>(connections)
+    private var idleCount = 0
+    /** Open loop: slots in use (connections are opened on demand, up to [connections]) and those still connecting. */
+    private var opened = 0
+    private var connecting = 0
+
     private var active = 0
     private var closing = false
     /** Successful responses already read but not yet returned by [next]. */
@@ -86,6 +110,12 @@ class LoadClient(
 
     // Per-iteration figures, reset by beginIteration().
     private val latencyMicros = Histogram(HIGHEST_TRACKABLE_MICROS, 3)
+    /** Open loop only: latency from the actual send (the corrected one, from the intended send, is [latencyMicros]). */
+    private val uncorrectedMicros = Histogram(HIGHEST_TRACKABLE_MICROS, 3)
+    private var iterationLate = 0L
+    private var iterationDropped = 0L
+    private var iterationCapReached = false
+    private var iterationMaxConnections = 0
     private val iterationFailures = FailureCounts()
     private var iterationSuccesses = 0L
     private var iterationReconnects = 0L
@@ -96,12 +126,18 @@ class LoadClient(
     private var iterationCpuStart = 0L
     private var iterationWallStart = 0L
 
-    /** Opens every connection and sends the first request on each; returns when all are connected. */
+    /**
+     * Closed loop: opens every connection and sends the first request on each; returns when all are connected.
+     * Open loop: opens one connection (more are opened as the schedule needs them); the schedule starts with the first
+     * [beginIteration].
+     */
     fun start() {
         checkOwner()
-        for (slot in slots.indices) connect(slot)
+        val initial = if (openLoop) 1 else connections
+        for (slot in 0 until initial) connect(slot)
+        opened = initial
         val deadline = System.nanoTime() + settings.connectTimeout.toNanos() + SECOND_NANOS
-        while (active < connections) {
+        while (active < initial) {
             failIfOverLimit()
             if (System.nanoTime() - deadline > 0) {
                 throw LoadFailure("only $active of $connections connections to $address opened within ${settings.connectTimeout.seconds} s")
@@ -145,8 +181,72 @@ class LoadClient(
             }
             if (Thread.interrupted()) throw LoadFailure("interrupted while waiting for $request (JMH timeout?)")
             flushSends()
-            loop.run(nextScanAt - now)
+            var wakeAt = nextScanAt
+            if (openLoop) {
+                dispatchDue(now)
+                val due = intendedAt(scheduled)
+                if (due - wakeAt < 0) wakeAt = due
+            }
+            // run(0) would block until I/O arrives, past the next due send.
+            loop.run((wakeAt - now).coerceAtLeast(1))
         }
+    }
+
+    private fun intendedAt(k: Long): Long = scheduleStart + (k * intervalNanos).toLong()
+
+    /**
+     * Open loop: sends every request that is due, each on an idle connection; opens new connections while requests wait
+     * and fewer than [connections] exist; a request that waits because all [connections] are busy is sent when one
+     * frees up, and counted late.
+     */
+    private fun dispatchDue(now: Long) {
+        if (!scheduleRunning) return
+        while (remainingRequests > 0 && !closing) {
+            val due = intendedAt(scheduled)
+            if (due - now > 0) return
+            if (now - due > timeoutNanos) {
+                scheduled++
+                iterationDropped++
+                failed(FailureKind.DROPPED, "not sent within ${settings.timeout.toMillis()} ms of its scheduled time: all " +
+                    "$connections connections were busy (the server is slower than -p rate=${rateText()}; raise -p concurrency or lower the rate)")
+                continue
+            }
+            if (idleCount == 0) {
+                val waiting = ((now - scheduleStart) / intervalNanos).toLong() + 1 - scheduled
+                while (opened < connections && connecting < waiting) {
+                    connecting++
+                    connect(opened++)
+                }
+                if (opened >= connections) iterationCapReached = true
+                return
+            }
+            val c = idle[--idleCount]!!
+            idle[idleCount] = null
+            if (!c.isUsable()) continue
+            remainingRequests--
+            scheduled++
+            if (now - due > LATE_NANOS) iterationLate++
+            c.send(due)
+            // Keep one spare connection ready while under the cap, so a request is not late by a connect (~0.3 ms
+            // here, and a connect handshake queued behind the server's work when it is busy), as wrk2 pre-opens its.
+            if (idleCount == 0 && connecting == 0 && opened < connections) {
+                connecting++
+                connect(opened++)
+            }
+        }
+    }
+
+    private fun rateText() = if (rate == Math.floor(rate)) rate.toLong().toString() else rate.toString()
+
+    private fun becameIdle(c: Connection) {
+        idle[idleCount++] = c
+    }
+
+    /** A closed connection leaves the idle stack at once: its replacement takes its place, so the stack never overflows. */
+    private fun forgetIdle(c: Connection) {
+        val i = (0 until idleCount).firstOrNull { idle[it] === c } ?: return
+        System.arraycopy(idle, i + 1, idle, i, idleCount - i - 1)
+        idle[--idleCount] = null
     }
 
     /**
@@ -190,11 +290,27 @@ class LoadClient(
         pending = 0
         flushSends()
         latencyMicros.reset()
+        uncorrectedMicros.reset()
         iterationFailures.reset()
         iterationSuccesses = 0
         iterationReconnects = 0
+        iterationLate = 0
+        iterationDropped = 0
+        iterationCapReached = false
+        iterationMaxConnections = active
         iterationDiscarded = discarded
         discarded = 0
+        val now = System.nanoTime()
+        if (openLoop) {
+            // Nothing was sent while JMH was between iterations: the schedule resumes where it stopped, shifted by the
+            // pause, so the pause is never counted as lateness and a real backlog is kept.
+            if (scheduleRunning) scheduleStart += now - pausedAt
+            else {
+                scheduleStart = now
+                scheduled = 0
+                scheduleRunning = true
+            }
+        }
         iterationWallStart = System.nanoTime()
         iterationCpuStart = threadMx.currentThreadCpuTime
         lastSuccessAt = iterationWallStart
@@ -204,8 +320,20 @@ class LoadClient(
         checkOwner()
         // JMH stops calling next() now; requests queued by the last batch go out, so the server stays loaded.
         flushSends()
+        val now = System.nanoTime()
+        if (openLoop) {
+            dispatchDue(now)
+            pausedAt = now
+        }
         return ClientReport(
             latencyMicros = latencyMicros.copy(),
+            uncorrectedLatencyMicros = if (openLoop) uncorrectedMicros.copy() else null,
+            rate = rate,
+            connections = connections,
+            maxConnections = maxOf(iterationMaxConnections, active),
+            late = iterationLate,
+            dropped = iterationDropped,
+            capReached = iterationCapReached,
             successes = iterationSuccesses,
             failures = iterationFailures.copy(),
             reconnects = iterationReconnects,
@@ -250,12 +378,13 @@ class LoadClient(
         iterationFailures.add(kind, text)
     }
 
-    private fun succeeded(latencyNanos: Long) {
+    private fun succeeded(latencyNanos: Long, uncorrectedNanos: Long) {
         if (discarding) {
             discarded++
             return
         }
         latencyMicros.recordValue((latencyNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
+        if (openLoop) uncorrectedMicros.recordValue((uncorrectedNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
         iterationSuccesses++
         pending++
     }
@@ -313,6 +442,8 @@ class LoadClient(
     private inner class Connection(private val slot: Int) : ChannelInboundHandlerAdapter() {
         var channel: Channel? = null
         var sentAt = 0L
+        /** When the request was due: [sentAt] in closed loop; the schedule's time in open loop. */
+        var intendedAt = 0L
         var inFlight = false
         /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
         var counted = false
@@ -336,20 +467,37 @@ class LoadClient(
         override fun channelActive(ctx: ChannelHandlerContext) {
             channel = ctx.channel()
             active++
-            queueSend(this)
+            if (active > iterationMaxConnections) iterationMaxConnections = active
+            if (openLoop) {
+                if (connecting > 0) connecting--
+                becameIdle(this)
+            } else {
+                queueSend(this)
+            }
         }
 
+        /** Open, not replaced, nothing in flight: may carry the next request. */
+        fun isUsable(): Boolean = !inFlight && slots[slot] === this && channel?.isActive == true
+
+        /** Closed loop: the next request, due now. */
         fun send() {
             val ch = channel!!
             // Closed (and replaced) while its send was queued: nothing to send on.
             if (closing || remainingRequests <= 0 || !ch.isActive || slots[slot] !== this) return
             remainingRequests--
+            send(0L)
+        }
+
+        /** Sends the request; [due] is its scheduled time in open loop (0 in closed loop: due when sent). */
+        fun send(due: Long) {
+            val ch = channel!!
             sent++
             received = 0
             parser.reset()
             counted = false
             inFlight = true
             sentAt = System.nanoTime()
+            intendedAt = if (due == 0L) sentAt else due
             // The previous request was fully written before its response arrived, so the view can be rewound;
             // a view still holding unwritten bytes would be queued in the channel, so it gets a fresh one.
             val bytes = if (requestView.isReadable) requestBytes.duplicate() else requestView.readerIndex(0)
@@ -403,12 +551,12 @@ class LoadClient(
                     failed(FailureKind.INVALID_BODY, "body \"${oneLine(parser.sample ?: "")}\" (${parser.bodyLength} bytes), " +
                         "expected \"${oneLine(request.expectedBody)}\"")
                 else -> {
-                    succeeded(now - sentAt)
+                    succeeded(now - intendedAt, now - sentAt)
                     lastSuccessAt = now
                 }
             }
             if (parser.keepAlive) {
-                queueSend(this)
+                if (openLoop) becameIdle(this) else queueSend(this)
             } else {
                 // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
                 iterationReconnects++
@@ -438,6 +586,10 @@ class LoadClient(
                 failed(FailureKind.CLOSED, "connection closed by the server before the response was complete ($ms ms after the request)")
             }
             inFlight = false
+            if (openLoop) {
+                forgetIdle(this)
+                connecting++
+            }
             connect(slot)
         }
 
@@ -456,6 +608,8 @@ class LoadClient(
         val HIGHEST_TRACKABLE_MICROS: Long = TimeUnit.HOURS.toMicros(1)
         private const val SECOND_NANOS = 1_000_000_000L
         private const val RECONNECT_DELAY_MILLIS = 10L
+        /** Open loop: a request sent more than this after its scheduled time counts as late. */
+        val LATE_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(1)
 
         private fun oneLine(s: String): String {
             val flat = s.replace(Regex("\\s+"), " ").trim()
@@ -466,6 +620,7 @@ class LoadClient(
 
 /** What the client measured in one iteration. */
 class ClientReport(
+    /** Closed loop: from the send. Open loop: from the intended send (corrected for coordinated omission). */
     val latencyMicros: Histogram,
     val successes: Long,
     val failures: FailureCounts,
@@ -474,4 +629,20 @@ class ClientReport(
     val wallNanos: Long,
     /** Responses that arrived between iterations, read at the start of this one and not counted (see beginIteration). */
     val discardedAtStart: Long = 0,
-)
+    /** Open loop only: latency from the actual send. */
+    val uncorrectedLatencyMicros: Histogram? = null,
+    /** Requests per second scheduled (open loop), 0 in closed loop. */
+    val rate: Double = 0.0,
+    /** Connections: the count (closed loop) or the cap (open loop). */
+    val connections: Int = 0,
+    /** Most connections open at once in the iteration. */
+    val maxConnections: Int = 0,
+    /** Open loop: requests sent more than 1 ms after their scheduled time. */
+    val late: Long = 0,
+    /** Open loop: requests never sent because no connection was free within the timeout (also counted as failures). */
+    val dropped: Long = 0,
+    /** Open loop: a due request found all [connections] busy at least once. */
+    val capReached: Boolean = false,
+) {
+    val openLoop: Boolean get() = rate > 0
+}

@@ -27,9 +27,12 @@ class LatencyResult private constructor(
     private val histogram: HistogramStatistics,
     /** One row per measured iteration merged into this result: [SUMMARY] values in ms. */
     private val iterations: List<DoubleArray>,
-) : Result<LatencyResult>(ResultRole.SECONDARY, LABEL, histogram, UNIT, AggregationPolicy.AVG) {
+    /** `latency`, or `latency.uncorrected` for the open loop's latency from the actual send. */
+    private val prefix: String,
+) : Result<LatencyResult>(ResultRole.SECONDARY, "$prefix.mean", histogram, UNIT, AggregationPolicy.AVG) {
 
-    constructor(histogramMicros: Histogram) : this(HistogramStatistics.of(histogramMicros), listOf(summarize(histogramMicros)))
+    constructor(histogramMicros: Histogram, prefix: String = PREFIX) :
+        this(HistogramStatistics.of(histogramMicros), listOf(summarize(histogramMicros)), prefix)
 
     val count: Long get() = histogram.n
 
@@ -44,7 +47,7 @@ class LatencyResult private constructor(
     override fun getIterationAggregator(): Aggregator<LatencyResult> = MERGE
 
     override fun getDerivativeResults(): Collection<Result<*>> = SUMMARY.indices.drop(1).map { i ->
-        PercentileResult(SUMMARY_LABELS[i], histogram.summaryValue(i), perIteration(i))
+        PercentileResult(prefix + SUMMARY_SUFFIXES[i], histogram.summaryValue(i), perIteration(i))
     }
 
     private fun perIteration(i: Int) = ListStatistics().also { s -> iterations.forEach { s.addValue(it[i]) } }
@@ -69,17 +72,20 @@ class LatencyResult private constructor(
 
     companion object {
         private const val serialVersionUID = 1L
-        const val LABEL = "latency.mean"
+        const val PREFIX = "latency"
+        const val UNCORRECTED_PREFIX = "latency.uncorrected"
+        const val LABEL = "$PREFIX.mean"
         const val UNIT = "ms"
 
         /** Order of a summary row; index 0 is the mean (this result's score), the rest are derivative results. */
         private val SUMMARY = doubleArrayOf(Double.NaN, 50.0, 90.0, 99.0, 99.9, 100.0)
-        val SUMMARY_LABELS = listOf(LABEL, "latency.p50", "latency.p90", "latency.p99", "latency.p99.9", "latency.max")
+        private val SUMMARY_SUFFIXES = listOf(".mean", ".p50", ".p90", ".p99", ".p99.9", ".max")
+        val SUMMARY_LABELS = SUMMARY_SUFFIXES.map { PREFIX + it }
 
         private val MERGE = Aggregator<LatencyResult> { results ->
             val merged = Histogram(results.first().histogram.decoded().highestTrackableValue, 3)
             results.forEach { merged.add(it.histogram.decoded()) }
-            LatencyResult(HistogramStatistics.of(merged), results.flatMap { it.iterations })
+            LatencyResult(HistogramStatistics.of(merged), results.flatMap { it.iterations }, results.first().prefix)
         }
 
         private fun summarize(h: Histogram) = DoubleArray(SUMMARY.size) { i -> summaryValue(h, i) }

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicReference
  * Turns what the load client and the [ResourceMeter] measured in an iteration into JMH secondary results:
  * `latency.*` (ms, from every request), `errors` (and `errors.<kind>` when non-zero), `reconnects` (when non-zero),
  * `client.cpu` / `client.cpuPerReq` (cores; µs per successful request), `server.cpu` / `server.cpuPerReq` (the rest of
- * the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`, and for leaks over long runs
+ * the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`, `server.inFlightMax` (requests the server held at once), `littlesLaw` (closed loop) or
+ * `latency.uncorrected.*`, `openLoop.late` / `openLoop.dropped` / `openLoop.connections` (open loop), the [Guards]'
+ * `warning.*` flags, and for leaks over long runs
  * `fds.open` (file descriptors open at the iteration's end) and `heap.afterGc` (MB live after the last collection).
  *
  * The launcher adds this profiler to every run, so users get these figures without a `-prof` flag. It reports
@@ -44,6 +46,19 @@ class LoadMetricsProfiler : InternalProfiler {
             val client = report.client
             val out = ArrayList<Result<*>>()
             if (client.latencyMicros.totalCount > 0) out += LatencyResult(client.latencyMicros)
+            client.uncorrectedLatencyMicros?.takeIf { it.totalCount > 0 }?.let { out += LatencyResult(it, LatencyResult.UNCORRECTED_PREFIX) }
+            if (client.openLoop) {
+                out += ScalarResult("openLoop.late", client.late.toDouble(), "count", AggregationPolicy.SUM)
+                out += ScalarResult("openLoop.dropped", client.dropped.toDouble(), "count", AggregationPolicy.SUM)
+                out += ScalarResult("openLoop.connections", client.maxConnections.toDouble(), "connections", AggregationPolicy.MAX)
+            } else {
+                Guards.littlesLawRatio(report).takeIf { !it.isNaN() }?.let {
+                    out += ScalarResult("littlesLaw", it, "ratio", AggregationPolicy.AVG)
+                }
+            }
+            for ((guard, warning) in Guards.check(report)) {
+                out += ScalarResult("warning.$guard", if (warning != null) 1.0 else 0.0, "share", AggregationPolicy.AVG)
+            }
             out += ScalarResult("errors", client.failures.total.toDouble(), "count", AggregationPolicy.SUM)
             for (kind in FailureKind.entries) {
                 val n = client.failures[kind]
@@ -66,6 +81,9 @@ class LoadMetricsProfiler : InternalProfiler {
                 out += RatioResult("heap.allocPerReq", "bytes", resources.allocatedBytes.toDouble(), requests)
             }
             out += ScalarResult("threads.peak", resources.peakThreads.toDouble(), "threads", AggregationPolicy.MAX)
+            if (resources.inFlightMax >= 0) {
+                out += ScalarResult("server.inFlightMax", resources.inFlightMax.toDouble(), "requests", AggregationPolicy.MAX)
+            }
             // A long run (a soak) shows a leak as growth of these from iteration to iteration (JSON rawData).
             if (resources.openFds >= 0) out += ScalarResult("fds.open", resources.openFds.toDouble(), "fds", AggregationPolicy.MAX)
             if (resources.heapAfterGcBytes >= 0) {

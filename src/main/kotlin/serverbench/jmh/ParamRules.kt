@@ -27,6 +27,8 @@ object ParamRules {
     val rules: Map<String, Rule> = mapOf(
         "server" to Rule(ServerKind.ids.joinToString(" or ")) { it in ServerKind.ids },
         "concurrency" to integer(1, 100_000),
+        // 0 = closed loop; a million requests a second is far beyond what one client thread can schedule.
+        "rate" to integer(0, 1_000_000),
         // Trial division up to 10^7 already takes seconds of CPU per request.
         "limit" to integer(1, 10_000_000),
         "batchSize" to integer(1, Int.MAX_VALUE),

@@ -21,6 +21,7 @@ class ResourceMeter {
 
     fun begin() {
         threads.resetPeakThreadCount()
+        serverbench.app.ServerProbe.resetMax()
         cpuStart = processCpuNanos()
         allocatedStart = allocatedBytes()
     }
@@ -31,6 +32,7 @@ class ResourceMeter {
         peakThreads = threads.peakThreadCount,
         openFds = (os as? com.sun.management.UnixOperatingSystemMXBean)?.openFileDescriptorCount ?: -1,
         heapAfterGcBytes = heapAfterGc(),
+        inFlightMax = serverbench.app.ServerProbe.inFlightMax,
     )
 
     /**
@@ -61,4 +63,6 @@ class ResourceReport(
     val peakThreads: Int,
     val openFds: Long = -1,
     val heapAfterGcBytes: Long = -1,
+    /** Most requests the server had in flight at once (received, response not complete); see ServerProbe. */
+    val inFlightMax: Int = -1,
 )

@@ -22,6 +22,9 @@ object Report {
         "server.cpuPerReq" to "server CPU ms/req",
     )
 
+    /** Open loop only: latency from the actual send, beside the corrected figures. */
+    private val UNCORRECTED_P99 = "latency.uncorrected.p99" to "uncorrected p99 ms"
+
     /** Parameters every result has; the others are shown as columns only where they vary within a family. */
     private val ALWAYS = listOf("server")
 
@@ -52,7 +55,9 @@ object Report {
         out.append("# serverbench results: $headName")
         if (base != null) out.append(" vs baseline $baseName")
         out.append("\n\n")
-        out.append("Closed-loop figures (each connection waits for its answer before the next request). ")
+        out.append("Closed-loop figures (each connection waits for its answer before the next request), except rows with a " +
+            "`rate` above 0: open loop, requests sent on a fixed schedule, where p50/p99 run from each request's scheduled send " +
+            "(corrected for coordinated omission) and \"uncorrected p99\" from its actual send. ")
         out.append("req/s counts successful, validated responses only; ± is JMH's 99.9 % interval.")
         if (base != null) {
             out.append(" Change vs baseline in %; **bold** with ▲ (better) or ▼ (worse) only where the two runs' 99.9 % " +
@@ -64,7 +69,10 @@ object Report {
             out.append("\n## $family\n\n")
             val varying = runs.flatMap { it.params.keys }.distinct()
                 .filter { it !in ALWAYS && runs.map { r -> r.params[it] }.distinct().size > 1 }
-            val headers = listOf("variant") + ALWAYS + varying + COLUMNS.map { it.second } +
+            val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList())
+            val warned = runs.any { it.warnings.isNotEmpty() }
+            val headers = listOf("variant") + ALWAYS + varying + columns.map { it.second } +
+                (if (warned) listOf("warnings") else emptyList()) +
                 (if (runs.any { flamegraphs(it).isNotEmpty() }) listOf("flamegraphs") else emptyList())
             out.append(headers.joinToString(" | ", "| ", " |\n"))
             out.append(headers.joinToString(" | ", "| ", " |\n") { if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:" })
@@ -76,7 +84,8 @@ object Report {
                 ALWAYS.forEach { cells += run.params[it] ?: "" }
                 varying.forEach { cells += run.params[it] ?: "" }
                 val old = baseByKey[run.key]
-                for ((metric, _) in COLUMNS) cells += cell(metric, run.metric(metric), old?.metric(metric), base != null)
+                for ((metric, _) in columns) cells += cell(metric, run.metric(metric), old?.metric(metric), base != null)
+                if (warned) cells += run.warnings.joinToString(", ")
                 val graphs = flamegraphs(run)
                 if (headers.last() == "flamegraphs") cells += graphs.joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
                 out.append(cells.joinToString(" | ", "| ", " |\n"))

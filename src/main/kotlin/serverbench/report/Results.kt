@@ -21,6 +21,12 @@ data class Run(val benchmark: String, val params: Map<String, String>, val prima
 
     fun metric(name: String): Metric? = if (name == SCORE) primary else secondary[name]
 
+    /** Open loop (`-p rate` above 0): requests on a schedule rather than one per connection at a time. */
+    val openLoop: Boolean get() = (params["rate"]?.toDoubleOrNull() ?: 0.0) > 0
+
+    /** The measurement guards that fired in some measured iteration (`warning.<name>` above 0). */
+    val warnings: List<String> get() = secondary.filter { it.key.startsWith("warning.") && it.value.score > 0 }.keys.map { it.removePrefix("warning.") }
+
     companion object {
         const val SCORE = "score"
     }

@@ -40,7 +40,8 @@ class JarSmokeIT {
             val seen = (0 until results.size()).map { results[it] }.map { "${it["benchmark"].asString().substringAfterLast('.')}/${it["params"]["server"].asString()}" }
             assertEquals(setOf("direct/netty", "direct/tomcat", "hello/netty", "hello/tomcat"), seen.toSet())
             for (i in 0 until results.size()) assertMetrics(results[i])
-            assertFalse(run.stdout.contains("WARNING"), run.stdout)
+            // The JVM's own warnings (serverbench's measurement guards say "serverbench: WARNING" and may fire on 1 s runs).
+            assertFalse(Regex("^WARNING", RegexOption.MULTILINE).containsMatchIn(run.stdout), run.stdout)
         } finally {
             json.delete()
         }
@@ -79,7 +80,7 @@ class JarSmokeIT {
             val run = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=100000", "-p", "concurrency=8",
                 "-f", "1", "-wi", "1", "-w", "2s", "-i", "1", "-r", "2s", "-prof", "flame:dir=${dir.path}")
             assertEquals(0, run.exitCode, run.toString())
-            val out = File(dir, "CpuBenchmark.direct/concurrency=8,limit=100000,server=netty")
+            val out = File(dir, "CpuBenchmark.direct/concurrency=8,limit=100000,rate=0,server=netty")
             val html = File(out, "cpu.html")
             assertTrue(html.isFile && html.length() > 10_000, "no flamegraph in $out: ${dir.walk().toList()}")
             assertTrue(html.readText().contains("PrimesKt.isPrime"), "the primes code is missing from the graph")
@@ -130,7 +131,7 @@ class JarSmokeIT {
         try {
             val run = Jar.run("Noop", "-p", "concurrency=8", *tiny, "-rf", "json", "-rff", json.path, java = java!!)
             assertEquals(0, run.exitCode, run.toString())
-            assertFalse((run.stdout + run.stderr).contains("WARNING"), run.toString())
+            assertFalse(Regex("^WARNING", RegexOption.MULTILINE).containsMatchIn(run.stdout + run.stderr), run.toString())
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
             assertEquals(2, results.size())
             for (r in (0 until results.size()).map { results[it] }) {
@@ -140,6 +141,73 @@ class JarSmokeIT {
         } finally {
             json.delete()
         }
+    }
+
+    @Test
+    fun `open loop at a fixed rate reports corrected and uncorrected latency, lateness and the server's in-flight count`() {
+        val json = Files.createTempFile("open", ".json").toFile()
+        try {
+            val run = Jar.run("DelayBenchmark", "-p", "server=netty", "-p", "delayMs=5", "-p", "rate=200", "-p", "concurrency=8",
+                *tiny, "-rf", "json", "-rff", json.path)
+            assertEquals(0, run.exitCode, run.toString())
+            assertTrue(run.stdout.contains("open loop, 200 req/s on up to 8 connections"), run.stdout)
+            val r = JsonMapper.builder().build().readTree(json)[0]
+            assertMetrics(r)
+            val m = r["secondaryMetrics"]
+            assertTrue(r["primaryMetric"]["score"].asDouble() in 180.0..220.0, "req/s at rate 200: ${r["primaryMetric"]}")
+            for (label in listOf("latency.uncorrected.p50", "latency.uncorrected.p99", "openLoop.late", "openLoop.dropped",
+                "openLoop.connections", "warning.behindSchedule", "warning.clientSaturated", "server.inFlightMax")) {
+                assertTrue(m.has(label), "lacks $label: $m")
+            }
+            assertFalse(m.has("littlesLaw"), "Little's law is a closed-loop check")
+            assertTrue(m["server.inFlightMax"]["score"].asDouble() in 1.0..8.0, "in flight ${m["server.inFlightMax"]}")
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
+    fun `a closed loop's server sees exactly the concurrency, and Little's law holds`() {
+        val json = Files.createTempFile("closed", ".json").toFile()
+        try {
+            val run = Jar.run("DelayBenchmark", "-p", "server=tomcat", "-p", "delayMs=20", "-p", "concurrency=16", *tiny,
+                "-rf", "json", "-rff", json.path)
+            assertEquals(0, run.exitCode, run.toString())
+            assertTrue(run.stdout.contains("closed loop, 16 connections"), run.stdout)
+            val m = JsonMapper.builder().build().readTree(json)[0]["secondaryMetrics"]
+            assertEquals(16.0, m["server.inFlightMax"]["score"].asDouble(), "$m")
+            assertTrue(m["littlesLaw"]["score"].asDouble() in 0.9..1.1, "${m["littlesLaw"]}")
+            assertEquals(0.0, m["warning.littlesLaw"]["score"].asDouble())
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
+    fun `a bad rate is refused in one line before anything runs`() {
+        val run = Jar.run("DelayBenchmark", "-p", "rate=-5")
+        assertEquals(2, run.exitCode, run.toString())
+        assertEquals("serverbench: -p rate=-5: rate must be an integer from 0 to 1000000", run.stderr.trim())
+    }
+
+    @Test
+    fun `scripts-bench names its suites, and refuses an unknown one in one line`() {
+        fun bench(vararg args: String): Triple<Int, String, String> {
+            val p = ProcessBuilder(listOf("bash", "scripts/bench") + args).start()
+            val out = p.inputStream.bufferedReader().readText()
+            val err = p.errorStream.bufferedReader().readText()
+            assertTrue(p.waitFor(1, java.util.concurrent.TimeUnit.MINUTES))
+            return Triple(p.exitValue(), out, err)
+        }
+        val (listed, list, _) = bench("--list")
+        assertEquals(0, listed)
+        for (suite in listOf("quick", "cpu-offload", "cpu-cooperative", "blocking-io", "event-loop-vs-thread", "proxy", "cf-vs-sync", "resources")) {
+            assertTrue(list.lines().any { it.startsWith("$suite ") }, "--list lacks $suite:\n$list")
+        }
+        val (status, _, err) = bench("nosuch")
+        assertEquals(2, status)
+        assertEquals("scripts/bench: unknown suite 'nosuch'; suites: quick, cpu-offload, cpu-cooperative, blocking-io, " +
+            "event-loop-vs-thread, proxy, cf-vs-sync, resources", err.trim())
     }
 
     @Test
@@ -191,7 +259,7 @@ class JarSmokeIT {
                 "-f", "1", "-wi", "1", "-w", "1s", "-i", "3", "-r", "1s", "-rf", "json", "-rff", json.path)
             assertEquals(1, run.exitCode, run.toString())
             assertTrue(run.stdout.contains("Iteration   1: "), run.stdout)
-            assertTrue(run.stdout.contains("SelfCheckBenchmark.failAfter (concurrency=64, failAfterMs=2500, server=netty) FAILED"), run.stdout)
+            assertTrue(run.stdout.contains("SelfCheckBenchmark.failAfter (concurrency=64, failAfterMs=2500, rate=0, server=netty) FAILED"), run.stdout)
             assertFalse(run.stdout.contains("Result \"serverbench.benchmarks.SelfCheckBenchmark.failAfter\""), run.stdout)
             assertFalse(run.stdout.contains("SelfCheckBenchmark.failAfter  "), "no row in the final table:\n${run.stdout}")
             assertTrue(run.stderr.contains("serverbench: 1 of 1 benchmark runs failed"), run.stderr)

@@ -78,6 +78,18 @@ class LatencyResultTest {
     }
 
     @Test
+    fun `the open loop's uncorrected latency has its own labels, merged like the corrected one`() {
+        val it1 = iteration(LatencyResult(histogram(1.0 to 90)), LatencyResult(histogram(1.0 to 90), LatencyResult.UNCORRECTED_PREFIX))
+        val it2 = iteration(LatencyResult(histogram(900.0 to 10)), LatencyResult(histogram(2.0 to 10), LatencyResult.UNCORRECTED_PREFIX))
+        val r = BenchmarkResult(null, listOf(it1, it2)).secondaryResults
+        assertEquals(900.0, r.getValue("latency.p99").score, 1.0)
+        assertEquals(2.0, r.getValue("latency.uncorrected.p99").score, 0.01)
+        assertEquals(100, r.getValue("latency.uncorrected.mean").sampleCount)
+        assertEquals(listOf("latency.uncorrected.max", "latency.uncorrected.mean", "latency.uncorrected.p50", "latency.uncorrected.p90",
+            "latency.uncorrected.p99", "latency.uncorrected.p99.9"), r.keys.filter { it.startsWith("latency.uncorrected") }.sorted())
+    }
+
+    @Test
     fun `the result survives serialization from the fork to the host`() {
         val original = LatencyResult(histogram(3.0 to 10, 7.0 to 10))
         val bytes = ByteArrayOutputStream().also { ObjectOutputStream(it).use { o -> o.writeObject(original) } }.toByteArray()

@@ -22,6 +22,17 @@ class ReportTest {
     }
 
     @Test
+    fun `open-loop rows show the uncorrected p99 beside the corrected one, and fired guards are named`() {
+        fun run(rate: String, warning: Double) = Run("serverbench.benchmarks.DelayBenchmark.delay", mapOf("server" to "netty", "rate" to rate),
+            Metric(100.0, 1.0, "ops/s"), mapOf("latency.p99" to Metric(1900.0, Double.NaN, "ms"),
+                "latency.uncorrected.p99" to Metric(12.0, Double.NaN, "ms"), "warning.behindSchedule" to Metric(warning, Double.NaN, "share")))
+        val rows = Report.markdown(listOf(run("0", 0.0), run("100", 0.4)), "x.json", null, null).lines().filter { it.startsWith("| ") }
+        assertTrue(rows[0].contains("| rate |") && rows[0].contains("| uncorrected p99 ms |") && rows[0].endsWith("| warnings |"), rows[0])
+        assertTrue(rows[3].contains("| 100 |") && rows[3].contains("| 12.00 |") && rows[3].endsWith("| behindSchedule |"), rows[3])
+        assertTrue(rows[2].endsWith("|  |"), rows[2])
+    }
+
+    @Test
     fun `a file compared with itself marks nothing significant`() {
         val rows = Report.markdown(head, "head.json", head, "head.json").lines().filter { it.startsWith("| ") }
         assertEquals(2 + head.size, rows.size) // header, separator, one row per result

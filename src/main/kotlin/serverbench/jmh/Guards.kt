@@ -1,0 +1,59 @@
+package serverbench.jmh
+
+/**
+ * Checks that a measured iteration's figures can be trusted; each fired guard is a warning line in the console (once per
+ * run, by the benchmark) and a `warning.<name>` secondary result in the JSON: the fraction of measured iterations in
+ * which it fired (0 = never).
+ *
+ * - `clientSaturated`: the client used more than half a core while the whole JVM kept the machine's cores ≥ 90 % busy.
+ *   Client and server share the cores, so the client's CPU is taken from the server: req/s understates the server.
+ * - `littlesLaw` (closed loop): req/s × mean latency ÷ concurrency should be 1 (each connection always has exactly one
+ *   request in flight). Outside [0.9, 1.1], requests spent time the latency does not show (the client slow to send
+ *   the next request, failures, reconnects), or the concurrency was not what was asked.
+ * - `behindSchedule` (open loop): more than 1 % of the requests went out over 1 ms late, or any was dropped: the
+ *   offered load was not the `-p rate` asked for.
+ */
+object Guards {
+    const val CLIENT_SATURATED = "clientSaturated"
+    const val LITTLES_LAW = "littlesLaw"
+    const val BEHIND_SCHEDULE = "behindSchedule"
+
+    /** The guards that apply to this loop model, each with the warning text if it fired (null if not). */
+    fun check(report: IterationReport, cores: Int = Runtime.getRuntime().availableProcessors()): Map<String, String?> {
+        val client = report.client
+        val out = LinkedHashMap<String, String?>()
+        val wall = client.wallNanos.toDouble()
+        val clientCores = if (wall > 0) client.clientCpuNanos / wall else 0.0
+        val resources = report.resources
+        val jvmCores = if (resources != null && resources.processCpuNanos >= 0 && wall > 0) resources.processCpuNanos / wall else Double.NaN
+        out[CLIENT_SATURATED] = if (clientCores > 0.5 && jvmCores >= 0.9 * cores) {
+            "the load client used %.2f cores while the JVM kept %.2f of %d cores busy: the client takes CPU from the server, so req/s understates it".format(clientCores, jvmCores, cores)
+        } else null
+        if (client.openLoop) {
+            val sent = client.successes + client.failures.total
+            val lateShare = if (sent > 0) client.late.toDouble() / sent else 0.0
+            out[BEHIND_SCHEDULE] = if (lateShare > 0.01 || client.dropped > 0) {
+                val why = if (client.capReached) "all ${client.connections} connections were busy at times (raise -p concurrency, or the server cannot take -p rate)"
+                else "the client itself could not keep up (the machine is saturated)"
+                "open loop fell behind its schedule of %s req/s: %d of %d requests went out over 1 ms late, %d dropped; %s"
+                    .format(rateText(client.rate), client.late, sent, client.dropped, why)
+            } else null
+        } else {
+            val ratio = littlesLawRatio(report)
+            out[LITTLES_LAW] = if (!ratio.isNaN() && (ratio < 0.9 || ratio > 1.1)) {
+                "Little's law does not hold: req/s × mean latency ÷ concurrency = %.3f, outside [0.9, 1.1]: requests spent time the latency does not show (client slow to send, failures or reconnects)".format(ratio)
+            } else null
+        }
+        return out
+    }
+
+    /** Closed loop: successes per second × mean latency ÷ connections (1.0 when every connection is always busy). */
+    fun littlesLawRatio(report: IterationReport): Double {
+        val c = report.client
+        if (c.successes == 0L || c.wallNanos <= 0 || c.connections <= 0) return Double.NaN
+        val perSecond = c.successes / (c.wallNanos / 1e9)
+        return perSecond * (c.latencyMicros.mean / 1e6) / c.connections
+    }
+
+    private fun rateText(rate: Double) = if (rate == Math.floor(rate)) rate.toLong().toString() else rate.toString()
+}
