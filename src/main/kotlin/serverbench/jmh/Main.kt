@@ -155,6 +155,8 @@ object Launcher {
         val started = System.nanoTime()
         fun elapsed() = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)
 
+        println("serverbench: ${runs.size} run${if (runs.size == 1) "" else "s"} planned, estimated duration " +
+            "${Progress.duration(runs.sumOf { it.estimateSeconds })} (forks x (warmup + measurement + ~3 s server start))")
         // One JMH run per planned run: the launcher decides which runs make sense, keeps only complete results, and
         // can save them after every run.
         for ((i, run) in runs.withIndex()) {
