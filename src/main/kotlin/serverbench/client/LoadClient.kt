@@ -236,7 +236,7 @@ class LoadClient(
         }
     }
 
-    private fun rateText() = if (rate == Math.floor(rate)) rate.toLong().toString() else rate.toString()
+    private fun rateText() = rateText(rate)
 
     private fun becameIdle(c: Connection) {
         idle[idleCount++] = c
@@ -368,8 +368,14 @@ class LoadClient(
     private fun failureMessage(): String {
         val tolerance = if (settings.maxErrors == 0L) "" else " (tolerated: ${settings.maxErrors})"
         val n = trialFailures.total
+        val hints = listOfNotNull(
+            // A server that answers, only slower than the timeout (e.g. a Netty event loop blocked by each request).
+            "if the server is just slow: -D${ClientSettings.TIMEOUT_PROPERTY}=N (now ${settings.timeout.toMillis()})"
+                .takeIf { trialFailures[FailureKind.TIMEOUT] > 0 },
+            "to tolerate failures: -D${ClientSettings.MAX_ERRORS_PROPERTY}=N".takeIf { settings.maxErrors == 0L },
+        )
         return "$n failed request${if (n == 1L) "" else "s"}$tolerance: ${trialFailures.summary()}; first: ${trialFailures.first}" +
-            if (settings.maxErrors == 0L) " [to tolerate failures: -D${ClientSettings.MAX_ERRORS_PROPERTY}=N]" else ""
+            if (hints.isEmpty()) "" else " [${hints.joinToString("; ")}]"
     }
 
     private fun failed(kind: FailureKind, detail: String) {
@@ -610,6 +616,9 @@ class LoadClient(
         private const val RECONNECT_DELAY_MILLIS = 10L
         /** Open loop: a request sent more than this after its scheduled time counts as late. */
         val LATE_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(1)
+
+        /** "100" for 100.0, "2.5" for 2.5: a rate as the user typed it. */
+        fun rateText(rate: Double): String = if (rate == Math.floor(rate)) rate.toLong().toString() else rate.toString()
 
         private fun oneLine(s: String): String {
             val flat = s.replace(Regex("\\s+"), " ").trim()

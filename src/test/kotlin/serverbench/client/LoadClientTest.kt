@@ -97,6 +97,8 @@ class LoadClientTest {
             val seconds = (System.nanoTime() - started) / 1e9
             assertTrue(e.message!!.contains("timeout"), e.message)
             assertTrue(e.message!!.contains("no complete response within 300 ms"), e.message)
+            assertTrue(e.message!!.endsWith("[if the server is just slow: -Dserverbench.timeoutMs=N (now 300); " +
+                "to tolerate failures: -Dserverbench.maxErrors=N]"), e.message)
             assertTrue(seconds < 3, "took $seconds s")
         }
     }
