@@ -38,6 +38,14 @@ class GuardsTest {
     }
 
     @Test
+    fun `Little's law is not checked in an iteration shorter than 10 mean latencies`() {
+        // 1 s of 200 ms requests: the requests at the window's edges would dominate.
+        val short = closed(perSecond = 30, latencyMs = 200, connections = 10)
+        assertTrue(Guards.littlesLawRatio(short).isNaN())
+        assertNull(Guards.check(short, cores = 2)[Guards.LITTLES_LAW])
+    }
+
+    @Test
     fun `a client over half a core on a saturated machine warns, not on an idle one`() {
         val busy = closed(1000, 10, 10, clientCpuMs = 600, jvmCpuMs = 1900)
         assertTrue(Guards.check(busy, cores = 2)[Guards.CLIENT_SATURATED]!!.contains("0.60 cores"))
