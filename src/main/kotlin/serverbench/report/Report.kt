@@ -20,6 +20,8 @@ object Report {
         "errors" to "errors",
         "client.cpu" to "client cores",
         "server.cpuPerReq" to "server CPU ms/req",
+        "heap.allocPerReq" to "heap B/req",
+        "threads.peak" to "threads",
     )
 
     /** Open loop only: latency from the actual send, beside the corrected figures. */
