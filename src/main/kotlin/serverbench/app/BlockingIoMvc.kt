@@ -12,7 +12,14 @@ class BlockingIoMvc(private val pools: WorkerPools) {
     @GetMapping("/blocking/workerCompleted", produces = [MediaType.TEXT_PLAIN_VALUE])
     fun workerCompleted(@RequestParam("ms") ms: Long): DeferredResult<String> {
         val result = DeferredResult<String>()
-        pools.blocking.execute { result.setResult(BlockingIoEndpoints.work(ms)) }
+        pools.blocking.execute {
+            // Interrupted only when the server stops (the pool is shut down): end the request, print nothing.
+            try {
+                result.setResult(BlockingIoEndpoints.work(ms))
+            } catch (e: InterruptedException) {
+                result.setErrorResult(e)
+            }
+        }
         return result
     }
 }

@@ -11,6 +11,13 @@ import reactor.core.publisher.Mono
 class BlockingIoWebFlux(private val pools: WorkerPools) {
     @GetMapping("/blocking/workerCompleted", produces = [MediaType.TEXT_PLAIN_VALUE])
     fun workerCompleted(@RequestParam("ms") ms: Long): Mono<String> = Mono.create { sink ->
-        pools.blocking.execute { sink.success(BlockingIoEndpoints.work(ms)) }
+        pools.blocking.execute {
+            // Interrupted only when the server stops (the pool is shut down): end the request, print nothing.
+            try {
+                sink.success(BlockingIoEndpoints.work(ms))
+            } catch (e: InterruptedException) {
+                sink.error(e)
+            }
+        }
     }
 }
