@@ -325,8 +325,24 @@ class LoadClient(
             dispatchDue(now)
             pausedAt = now
         }
+        // Requests sent before this iteration and still unanswered far beyond what the answered ones took: a closed
+        // loop's figures leave them out, so a server that starves some connections would look better than it is.
+        val p99Nanos = if (latencyMicros.totalCount > 0) latencyMicros.getValueAtPercentile(99.0) * 1000 else 0L
+        val stuckAfter = maxOf(now - iterationWallStart, 3 * p99Nanos)
+        var unanswered = 0
+        var oldest = 0L
+        for (c in slots) {
+            if (c == null || !c.inFlight) continue
+            val age = now - c.intendedAt
+            if (c.intendedAt - iterationWallStart < 0 && age > stuckAfter) {
+                unanswered++
+                oldest = maxOf(oldest, age)
+            }
+        }
         return ClientReport(
             latencyMicros = latencyMicros.copy(),
+            unanswered = unanswered,
+            oldestUnansweredNanos = oldest,
             uncorrectedLatencyMicros = if (openLoop) uncorrectedMicros.copy() else null,
             rate = rate,
             connections = connections,
@@ -652,6 +668,12 @@ class ClientReport(
     val dropped: Long = 0,
     /** Open loop: a due request found all [connections] busy at least once. */
     val capReached: Boolean = false,
+    /**
+     * Requests sent before the iteration, still unanswered at its end, and older than both the iteration and 3 × its
+     * p99: starved, not just slow. Their wait is in no latency figure.
+     */
+    val unanswered: Int = 0,
+    val oldestUnansweredNanos: Long = 0,
 ) {
     val openLoop: Boolean get() = rate > 0
 }

@@ -1,5 +1,6 @@
 package serverbench.jmh
 
+import serverbench.client.ClientSettings
 import serverbench.client.LoadClient
 
 /**
@@ -12,6 +13,9 @@ import serverbench.client.LoadClient
  * - `littlesLaw` (closed loop, iterations of at least 10 mean latencies): req/s × mean latency ÷ concurrency should be
  *   1 (each connection always has exactly one request in flight). Outside [0.9, 1.1], requests spent time the latency does not show (the client slow to send
  *   the next request, failures, reconnects), or the concurrency was not what was asked.
+ * - `unanswered`: requests sent before the iteration were still unanswered at its end, older than the iteration and
+ *   3 × its p99. A closed loop's latency covers answered requests only, so starved connections would otherwise be
+ *   invisible until the client timeout.
  * - `behindSchedule` (open loop): more than 1 % of the requests went out over 1 ms late, or any was dropped: the
  *   offered load was not the `-p rate` asked for.
  */
@@ -19,6 +23,7 @@ object Guards {
     const val CLIENT_SATURATED = "clientSaturated"
     const val LITTLES_LAW = "littlesLaw"
     const val BEHIND_SCHEDULE = "behindSchedule"
+    const val UNANSWERED = "unanswered"
 
     /** The guards that apply to this loop model, each with the warning text if it fired (null if not). */
     fun check(report: IterationReport, cores: Int = Runtime.getRuntime().availableProcessors()): Map<String, String?> {
@@ -30,6 +35,12 @@ object Guards {
         val jvmCores = if (resources != null && resources.processCpuNanos >= 0 && wall > 0) resources.processCpuNanos / wall else Double.NaN
         out[CLIENT_SATURATED] = if (clientCores > 0.5 && jvmCores >= 0.9 * cores) {
             "the load client used %.2f cores while the JVM kept %.2f of %d cores busy: the client takes CPU from the server, so req/s understates it".format(clientCores, jvmCores, cores)
+        } else null
+        out[UNANSWERED] = if (client.unanswered > 0) {
+            ("%d requests were still unanswered at the iteration's end after up to %.1f s, longer than the iteration and 3 × " +
+                "its p99: the server starves some connections (e.g. a blocked event loop that does not accept), and no " +
+                "latency figure includes their wait; a timeout (-D${ClientSettings.TIMEOUT_PROPERTY}) would turn them into errors")
+                .format(client.unanswered, client.oldestUnansweredNanos / 1e9)
         } else null
         if (client.openLoop) {
             val sent = client.successes + client.failures.total

@@ -64,6 +64,9 @@ class LoadMetricsProfiler : InternalProfiler {
                 val n = client.failures[kind]
                 if (n > 0) out += ScalarResult("errors.${kind.name.lowercase()}", n.toDouble(), "count", AggregationPolicy.SUM)
             }
+            if (client.unanswered > 0) {
+                out += ScalarResult("unanswered", client.unanswered.toDouble(), "requests", AggregationPolicy.MAX)
+            }
             if (client.reconnects > 0) {
                 out += ScalarResult("reconnects", client.reconnects.toDouble(), "count", AggregationPolicy.SUM)
             }

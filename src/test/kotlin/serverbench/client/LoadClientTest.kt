@@ -42,6 +42,7 @@ class LoadClientTest {
             assertTrue(report.successes >= 500, "successes ${report.successes}")
             assertEquals(report.successes, report.latencyMicros.totalCount, "one latency value per success")
             assertEquals(0, report.failures.total)
+            assertEquals(0, report.unanswered)
             assertTrue(report.latencyMicros.maxValue < 5_000_000, "latency in µs")
             assertTrue(report.clientCpuNanos > 0 && report.wallNanos >= report.clientCpuNanos / 2)
         }
@@ -85,6 +86,20 @@ class LoadClientTest {
             val report = c.endIteration()
             assertEquals(0, report.successes, "a failure never counts as throughput")
             assertEquals(0, report.latencyMicros.totalCount)
+        }
+    }
+
+    @Test
+    fun `requests starved for a whole iteration are reported, not silently left out`() {
+        client("/fault/hang", "ok", connections = 2, settings = ClientSettings(timeout = Duration.ofSeconds(10))).use { c ->
+            c.start()
+            c.beginIteration()
+            Thread.sleep(300)
+            val report = c.endIteration()
+            assertEquals(2, report.unanswered)
+            assertTrue(report.oldestUnansweredNanos >= 300_000_000, "${report.oldestUnansweredNanos}")
+            val warning = serverbench.jmh.Guards.check(serverbench.jmh.IterationReport(report, null))[serverbench.jmh.Guards.UNANSWERED]
+            assertTrue(warning!!.startsWith("2 requests were still unanswered"), warning)
         }
     }
 
