@@ -12,7 +12,7 @@ import java.io.File
 import java.time.Instant
 
 /**
- * `-prof flame[:event=cpu|wall|alloc|lock;interval=N;threads=server|all;dir=profiles]`: async-profiler from its Maven
+ * `-prof flame[:event=cpu|wall|alloc|lock|ctimer|itimer;interval=N;threads=server|all;dir=profiles;cstack=]`: async-profiler from its Maven
  * artifact (the native library is inside the jar: nothing to install, no libPath), run inside the fork over the
  * measurement iterations only, writing an HTML flamegraph per fork to
  * `profiles/<Class.method>/<param=value,...>/<event>[-pid<N>].html` with a `.txt` beside it recording the event, the
@@ -49,7 +49,7 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         val command = buildString {
             append("start,event=$event")
             options["interval"]?.let { append(",interval=$it") }
-            val cstack = options["cstack"] ?: if (event == "wall" || event == "cpu") "vm" else null
+            val cstack = options["cstack"] ?: if (event in setOf("wall", "cpu", "ctimer", "itimer")) "vm" else null
             cstack?.let { append(",cstack=$it") }
         }
         profiler().execute(command)
@@ -95,7 +95,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
     }
 
     companion object {
-        val EVENTS = listOf("cpu", "wall", "alloc", "lock")
+        /** ctimer and itimer are cpu sampling with a chosen engine instead of the one async-profiler picks. */
+        val EVENTS = listOf("cpu", "wall", "alloc", "lock", "ctimer", "itimer")
         private val WAITING = listOf("BlockingIo", "Proxy", "CompletableFuture", "Delay")
 
         fun defaultEvent(benchmark: String) = if (WAITING.any { benchmark.contains(".${it}Benchmark.") }) "wall" else "cpu"
@@ -123,6 +124,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
                     else -> "ctimer (inferred: perf_event_paranoid=$paranoid forbids perf_events to this process)"
                 }
             }
+            "ctimer" -> "ctimer (chosen: per-thread CPU-time timers, signals)"
+            "itimer" -> "itimer (chosen: one process-wide setitimer, signals)"
             "wall" -> "wall-clock timer (all threads, running or waiting)"
             "alloc" -> "TLAB allocation callbacks"
             else -> "JVM lock contention events"
