@@ -66,11 +66,14 @@ class ProxyBenchmark : TunableHttpBenchmark() {
                 "responses; with ${client.connections} connections they may differ by at most ${client.connections}")
         }
         if (lastMeasurement) {
-            client.drain()
+            // Requests the drain could not wait out (netty loops blocked by 500 ms calls serve 100 connections each in
+            // turn) may have reached the stub already: each may account for one hit, no more.
+            val unanswered = client.drain()
             val expected = client.responses + 1 // the setup's validated request
-            if (stub.hitCount != expected) {
+            if (stub.hitCount !in expected..expected + unanswered) {
                 throw LoadFailure("the downstream stub got ${stub.hitCount} requests in total but the client got " +
-                    "${client.responses} responses (+1 setup probe): every proxied request must reach the stub exactly once")
+                    "${client.responses} responses (+1 setup probe" + (if (unanswered > 0) ", and $unanswered requests still in flight" else "") +
+                    "): every proxied request must reach the stub exactly once")
             }
         }
     }

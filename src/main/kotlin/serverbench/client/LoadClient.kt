@@ -252,9 +252,10 @@ class LoadClient(
     /**
      * Stops sending and waits until every request in flight has its response (at most the client timeout, or [maxWait]),
      * so that counts kept elsewhere (a downstream stub's hits) can be compared exactly, and so that stopping the server
-     * does not abort requests in flight. The client sends nothing afterwards.
+     * does not abort requests in flight. The client sends nothing afterwards. Returns the requests still in flight
+     * when the wait ended (a server that serves its connections one by one may need longer than the wait).
      */
-    fun drain(maxWait: java.time.Duration = settings.timeout) {
+    fun drain(maxWait: java.time.Duration = settings.timeout): Int {
         checkOwner()
         remainingRequests = 0
         val deadline = System.nanoTime() + minOf(timeoutNanos, maxWait.toNanos())
@@ -263,6 +264,7 @@ class LoadClient(
             loop.run(scanIntervalNanos)
         }
         failIfOverLimit()
+        return slots.count { it?.inFlight == true }
     }
 
     /** One validated request on one connection, for checking an endpoint before load starts. */

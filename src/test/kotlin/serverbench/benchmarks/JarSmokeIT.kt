@@ -191,18 +191,31 @@ class JarSmokeIT {
     }
 
     @Test
-    fun `scripts-bench names its suites, and refuses an unknown one in one line`() {
+    fun `scripts-bench runs a suite end to end, names its suites, and refuses an unknown one in one line`() {
         fun bench(vararg args: String): Triple<Int, String, String> {
             val p = ProcessBuilder(listOf("bash", "scripts/bench") + args).start()
             val out = p.inputStream.bufferedReader().readText()
             val err = p.errorStream.bufferedReader().readText()
-            assertTrue(p.waitFor(1, java.util.concurrent.TimeUnit.MINUTES))
+            assertTrue(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES))
             return Triple(p.exitValue(), out, err)
         }
         val (listed, list, _) = bench("--list")
         assertEquals(0, listed)
         for (suite in listOf("quick", "cpu-offload", "cpu-cooperative", "blocking-io", "event-loop-vs-thread", "proxy", "cf-vs-sync", "resources")) {
             assertTrue(list.lines().any { it.startsWith("$suite ") }, "--list lacks $suite:\n$list")
+        }
+        // A whole suite, shortened: the estimate first, progress, then the report's tables; results and report kept.
+        val before = File("jmh-results").listFiles()?.toSet() ?: emptySet()
+        val (ran, out, runErr) = bench("quick", "-f", "1", "-wi", "0", "-i", "1", "-r", "1s", "-p", "server=netty")
+        val written = (File("jmh-results").listFiles()?.toSet() ?: emptySet()) - before
+        try {
+            assertEquals(0, ran, out + runErr)
+            assertTrue(out.contains("serverbench: 5 runs planned, estimated duration"), out)
+            assertTrue(out.contains("# Run progress: run 5 of 5"), out)
+            for (family in listOf("BlockingIo", "CompletableFuture", "Cpu", "Noop", "Proxy")) assertTrue(out.contains("## $family\n"), out)
+            assertEquals(setOf("json", "md"), written.filter { it.name.startsWith("quick-") }.map { it.extension }.toSet(), "$written")
+        } finally {
+            written.forEach { it.deleteRecursively() }
         }
         val (status, _, err) = bench("nosuch")
         assertEquals(2, status)

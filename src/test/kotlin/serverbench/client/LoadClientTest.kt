@@ -1,33 +1,16 @@
 package serverbench.client
 
-import org.junit.jupiter.api.AfterAll
-import org.junit.jupiter.api.BeforeAll
 import org.junit.jupiter.api.Test
-import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.api.assertThrows
 import serverbench.app.NoopEndpoints
-import serverbench.fixture.ServerFixture
-import serverbench.fixture.ServerKind
 import java.net.InetSocketAddress
 import java.time.Duration
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 
 /** The client against a real server (WebFlux on Netty) and against raw sockets that misbehave on purpose. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class LoadClientTest {
-    private lateinit var server: ServerFixture
+class LoadClientTest : NettyServerTest() {
     private val strict = ClientSettings(timeout = Duration.ofSeconds(5))
-
-    @BeforeAll
-    fun start() {
-        server = ServerFixture.start(ServerKind.NETTY)
-    }
-
-    @AfterAll
-    fun stop() {
-        server.close()
-    }
 
     private fun client(path: String, body: String, connections: Int = 4, settings: ClientSettings = strict) =
         LoadClient(server.address, connections, Request(path, body), settings)

@@ -1,14 +1,9 @@
 package serverbench.client
 
-import org.junit.jupiter.api.AfterAll
-import org.junit.jupiter.api.BeforeAll
 import org.junit.jupiter.api.Test
-import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.api.assertThrows
 import serverbench.app.NoopEndpoints
 import serverbench.app.ServerProbe
-import serverbench.fixture.ServerFixture
-import serverbench.fixture.ServerKind
 import serverbench.jmh.Guards
 import serverbench.jmh.IterationReport
 import java.time.Duration
@@ -20,20 +15,8 @@ import kotlin.test.assertTrue
  * The open loop against a real server (WebFlux on Netty): it keeps to its schedule, and its corrected latency shows a
  * server stall that a closed loop hides (coordinated omission, as wrk2 and HdrHistogram describe it).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class OpenLoopTest {
-    private lateinit var server: ServerFixture
+class OpenLoopTest : NettyServerTest() {
     private val delay10 = Request("/noop/delay?ms=10", NoopEndpoints.DELAYED)
-
-    @BeforeAll
-    fun start() {
-        server = ServerFixture.start(ServerKind.NETTY)
-    }
-
-    @AfterAll
-    fun stop() {
-        server.close()
-    }
 
     /** Runs one iteration of [seconds]; [during] is called before each request with the seconds elapsed. */
     private fun LoadClient.iteration(seconds: Double, during: (Double) -> Unit = {}): ClientReport {
