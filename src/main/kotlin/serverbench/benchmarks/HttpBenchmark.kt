@@ -24,7 +24,6 @@ import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import serverbench.jmh.ClientReports
 import serverbench.jmh.ForkGuard
-import serverbench.jmh.Guards
 import serverbench.jmh.IterationReport
 import serverbench.jmh.ResourceMeter
 import java.time.Duration
@@ -167,7 +166,7 @@ abstract class HttpBenchmark {
         iterationEnded(client, last)
         val iterationReport = IterationReport(report, resources)
         if (iteration.type == IterationType.MEASUREMENT) {
-            for ((guard, warning) in Guards.check(iterationReport)) {
+            for ((guard, warning) in iterationReport.guards) {
                 if (warning != null) warnings[guard] = (warnings[guard]?.first ?: 0) + 1 to warning
             }
         }

@@ -208,15 +208,12 @@ class LoadClient(
                 scheduled++
                 iterationDropped++
                 failed(FailureKind.DROPPED, "not sent within ${settings.timeout.toMillis()} ms of its scheduled time: all " +
-                    "$connections connections were busy (the server is slower than -p rate=${rateText()}; raise -p concurrency or lower the rate)")
+                    "$connections connections were busy (the server is slower than -p rate=${rateText(rate)}; raise -p concurrency or lower the rate)")
                 continue
             }
             if (idleCount == 0) {
                 val waiting = ((now - scheduleStart) / intervalNanos).toLong() + 1 - scheduled
-                while (opened < connections && connecting < waiting) {
-                    connecting++
-                    connect(opened++)
-                }
+                while (opened < connections && connecting < waiting) openAnother()
                 if (opened >= connections) iterationCapReached = true
                 return
             }
@@ -229,14 +226,15 @@ class LoadClient(
             c.send(due)
             // Keep one spare connection ready while under the cap, so a request is not late by a connect (~0.3 ms
             // here, and a connect handshake queued behind the server's work when it is busy), as wrk2 pre-opens its.
-            if (idleCount == 0 && connecting == 0 && opened < connections) {
-                connecting++
-                connect(opened++)
-            }
+            if (idleCount == 0 && connecting == 0 && opened < connections) openAnother()
         }
     }
 
-    private fun rateText() = rateText(rate)
+    /** Open loop: one more connection, in the next unused slot. */
+    private fun openAnother() {
+        connecting++
+        connect(opened++)
+    }
 
     private fun becameIdle(c: Connection) {
         idle[idleCount++] = c

@@ -56,7 +56,7 @@ class LoadMetricsProfiler : InternalProfiler {
                     out += ScalarResult("littlesLaw", it, "ratio", AggregationPolicy.AVG)
                 }
             }
-            for ((guard, warning) in Guards.check(report)) {
+            for ((guard, warning) in report.guards) {
                 out += ScalarResult("warning.$guard", if (warning != null) 1.0 else 0.0, "share", AggregationPolicy.AVG)
             }
             out += ScalarResult("errors", client.failures.total.toDouble(), "count", AggregationPolicy.SUM)
@@ -98,7 +98,10 @@ class LoadMetricsProfiler : InternalProfiler {
 }
 
 /** What one iteration measured: the load client's figures and the JVM's resource use. */
-class IterationReport(val client: ClientReport, val resources: ResourceReport?)
+class IterationReport(val client: ClientReport, val resources: ResourceReport?) {
+    /** The [Guards]' verdicts, computed once for the console warning (benchmark) and the JSON flags (profiler). */
+    val guards: Map<String, String?> by lazy { Guards.check(this) }
+}
 
 /** Hand-over from the benchmark's iteration teardown (benchmark thread) to [LoadMetricsProfiler] (JMH's thread). */
 object ClientReports {
