@@ -2,13 +2,14 @@ package serverbench.app
 
 import jakarta.servlet.AsyncEvent
 import jakarta.servlet.AsyncListener
+import jakarta.servlet.DispatcherType
+import jakarta.servlet.Filter
 import jakarta.servlet.FilterChain
-import jakarta.servlet.http.HttpServletRequest
-import jakarta.servlet.http.HttpServletResponse
+import jakarta.servlet.ServletRequest
+import jakarta.servlet.ServletResponse
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.core.Ordered
-import org.springframework.web.filter.OncePerRequestFilter
 import java.util.concurrent.TimeUnit
 
 /** [ServerProbe] on the servlet stack: a filter ahead of every other, counting a request until its response completes. */
@@ -18,13 +19,16 @@ class ServerProbeMvc {
     fun serverProbeFilter() = ServerProbeFilter()
 
     /**
-     * Runs once per request (not again on the async dispatch that writes a `CompletableFuture`'s or coroutine's result);
-     * an async request leaves the count when its async cycle completes, not when this filter returns.
+     * Runs once per request: a plain filter, which Spring Boot registers for the REQUEST dispatch only (not the async
+     * dispatch that writes a `CompletableFuture`'s or coroutine's result), without OncePerRequestFilter's request
+     * attribute bookkeeping on every request. An async request leaves the count when its async cycle completes, not
+     * when this filter returns.
      */
-    class ServerProbeFilter : OncePerRequestFilter(), Ordered {
+    class ServerProbeFilter : Filter, Ordered {
         override fun getOrder() = Ordered.HIGHEST_PRECEDENCE
 
-        override fun doFilterInternal(request: HttpServletRequest, response: HttpServletResponse, chain: FilterChain) {
+        override fun doFilter(request: ServletRequest, response: ServletResponse, chain: FilterChain) {
+            if (request.dispatcherType != DispatcherType.REQUEST) return chain.doFilter(request, response)
             ServerProbe.enter()
             var async = false
             try {

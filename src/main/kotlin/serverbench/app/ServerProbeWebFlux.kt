@@ -19,7 +19,8 @@ class ServerProbeWebFlux {
     class ServerProbeWebFilter : WebFilter, Ordered {
         override fun getOrder() = Ordered.HIGHEST_PRECEDENCE
 
-        override fun filter(exchange: ServerWebExchange, chain: WebFilterChain): Mono<Void> = Mono.defer {
+        // No Mono.defer: the chain already calls each filter per request, at subscription.
+        override fun filter(exchange: ServerWebExchange, chain: WebFilterChain): Mono<Void> {
             ServerProbe.enter()
             // Leave the count as the response is committed: the client may have the response (and have sent its next
             // request) before this filter's Mono completes, so counting until then would overlap two requests of one
@@ -31,7 +32,7 @@ class ServerProbeWebFlux {
             // Held without blocking the event loop, so a stall of one request does not also stall its neighbours'.
             val handled = if (stall > 0) Mono.delay(Duration.ofNanos(stall)).then(Mono.defer { chain.filter(exchange) })
             else chain.filter(exchange)
-            handled.doFinally { exit() }
+            return handled.doFinally { exit() }
         }
     }
 }
