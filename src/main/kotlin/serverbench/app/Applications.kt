@@ -75,7 +75,11 @@ class WorkerPools(val blockingSize: Int) : AutoCloseable {
 
     override fun close() {
         largeScheduler.dispose()
-        for (pool in listOfNotNull(cpu, blocking, cached, large, virtual)) pool.shutdownNow()
+        val pools = listOfNotNull(cpu, blocking, cached, large, virtual)
+        for (pool in pools) pool.shutdownNow()
+        // Wait for the interrupted threads to end, so a closed server has left no thread behind (a fork's next server,
+        // or a test's thread census, would otherwise still see them for a moment).
+        for (pool in pools) pool.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS)
     }
 
     private fun named(prefix: String): ThreadFactory {
