@@ -4,6 +4,11 @@ import one.profiler.AsyncProfiler
 import org.openjdk.jmh.infra.BenchmarkParams
 import org.openjdk.jmh.infra.IterationParams
 import org.openjdk.jmh.profile.InternalProfiler
+import org.apache.commons.math3.distribution.TDistribution
+import org.openjdk.jmh.results.AggregationPolicy
+import org.openjdk.jmh.results.Aggregator
+import org.openjdk.jmh.results.ResultRole
+import org.openjdk.jmh.util.ListStatistics
 import org.openjdk.jmh.results.IterationResult
 import org.openjdk.jmh.results.Result
 import org.openjdk.jmh.runner.IterationType
@@ -12,7 +17,7 @@ import java.io.File
 import java.time.Instant
 
 /**
- * `-prof flame[:event=cpu|wall|alloc|lock|ctimer|itimer;interval=N;threads=server|all;dir=profiles;cstack=]`: async-profiler from its Maven
+ * `-prof flame[:event=cpu|wall|alloc|lock|ctimer|itimer;interval=N;threads=server|all;dir=profiles;cstack=;overhead]`: async-profiler from its Maven
  * artifact (the native library is inside the jar: nothing to install, no libPath), run inside the fork over the
  * measurement iterations only, writing an HTML flamegraph per fork to
  * `profiles/<Class.method>/<param=value,...>/<event>[-pid<N>].html` with a `.txt` beside it recording the event, the
@@ -22,6 +27,13 @@ import java.time.Instant
  * is the client, passes through JMH's generated `_jmhTest` frame), so the graph shows the server's time only.
  * Default event: `wall` for benchmarks whose handlers wait (BlockingIo, Proxy, CompletableFuture, Delay), where CPU
  * samples would miss the waiting; `cpu` otherwise.
+ *
+ * `overhead`: what profiling costs this benchmark, measured inside one fork. Comparing a profiled fork with a plain one
+ * cannot resolve a 2 % cost here: whole forks differ by up to 15 % on this 2-core machine (JIT and host noise), while
+ * iterations inside a fork differ by 1–2 %. So the measurement iterations alternate profiled and plain in ABBA blocks
+ * of four (P U U P), which cancels a linear drift such as a JIT still improving, and `flame.overhead` is the mean over
+ * blocks of 1 - (P1 + P2) / (U1 + U2), with a 95 % Student-t interval across blocks. What it cannot see is a cost that
+ * stays after the first start (the library loaded, JVMTI hooks enabled): that shows only between forks.
  */
 class FlameProfiler(initLine: String) : InternalProfiler {
     private val options: Map<String, String> = initLine.split(';', ',').filter { it.isNotBlank() }.associate {
@@ -33,10 +45,14 @@ class FlameProfiler(initLine: String) : InternalProfiler {
     private val dir = File(options["dir"] ?: "profiles")
     private var measured = 0
     private var running = false
+    private var started = false
+    val overhead: Boolean = options["overhead"].let { it != null && it != "false" }
+    private val scores = ArrayList<Double>()
 
     init {
-        val unknown = options.keys - setOf("event", "interval", "threads", "dir", "cstack")
-        require(unknown.isEmpty()) { "flame: unknown option ${unknown.first()}; allowed: event, interval, threads, dir, cstack" }
+        val unknown = options.keys - setOf("event", "interval", "threads", "dir", "cstack", "overhead")
+        require(unknown.isEmpty()) { "flame: unknown option ${unknown.first()}; allowed: event, interval, threads, dir, cstack, overhead" }
+        require(options["overhead"] in setOf(null, "", "true", "false")) { "flame: overhead takes no value (or true/false), was '${options["overhead"]}'" }
         require(event == null || event in EVENTS) { "flame: event must be one of ${EVENTS.joinToString(", ")}, was '$event'" }
         require(threads in setOf("server", "all")) { "flame: threads must be server or all, was '$threads'" }
     }
@@ -45,22 +61,34 @@ class FlameProfiler(initLine: String) : InternalProfiler {
 
     override fun beforeIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams) {
         if (iterationParams.type != IterationType.MEASUREMENT || running) return
+        if (overhead && !profiledIteration(measured)) return
         val event = event ?: defaultEvent(benchmarkParams.benchmark).also { event = it }
         val command = buildString {
-            append("start,event=$event")
+            // resume keeps the samples of the earlier profiled iterations; its options must be given again.
+            append(if (started) "resume" else "start").append(",event=$event")
             options["interval"]?.let { append(",interval=$it") }
             val cstack = options["cstack"] ?: if (event in setOf("wall", "cpu", "ctimer", "itimer")) "vm" else null
             cstack?.let { append(",cstack=$it") }
         }
         profiler().execute(command)
         running = true
+        started = true
     }
 
     override fun afterIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams, result: IterationResult): Collection<Result<*>> {
-        if (iterationParams.type != IterationType.MEASUREMENT || !running) return emptyList()
-        if (++measured < iterationParams.count) return emptyList()
+        if (iterationParams.type != IterationType.MEASUREMENT) return emptyList()
+        if (overhead) scores += result.primaryResult.score
+        if (++measured < iterationParams.count) {
+            if (overhead && running) {
+                profiler().execute("stop")
+                running = false
+            }
+            return emptyList()
+        }
+        if (!started) return emptyList()
         val profiler = profiler()
         val samples = profiler.samples
+        val cost = if (overhead) Overhead.of(scores) else null
         val out = Flamegraphs.dir(dir, benchmarkParams.benchmark, benchmarkParams.paramsKeys.associateWith { benchmarkParams.getParam(it) })
         out.mkdirs()
         // One file per fork (named by its pid when there are several): JMH 1.37's own async profiler keeps only the last.
@@ -77,27 +105,59 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         profiler.execute("stop,file=${temp.absolutePath}$exclude,title=${benchmarkParams.benchmark.substringAfterLast("benchmarks.")}_$event")
         java.nio.file.Files.move(temp.toPath(), html.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
         running = false
-        File(out, "$event$fork.txt").writeText(
-            """
-            |benchmark: ${benchmarkParams.benchmark}
-            |params: ${benchmarkParams.paramsKeys.joinToString(", ") { "$it=${benchmarkParams.getParam(it)}" }}
-            |event: $event${options["interval"]?.let { " (interval $it)" } ?: ""}
-            |engine: ${engine(event!!)}
-            |threads: ${if (threads == "server") "server (load client excluded)" else "all"}
-            |samples: $samples
-            |measurement iterations: ${iterationParams.count} x ${iterationParams.time}
-            |jdk: ${System.getProperty("java.vm.name")} ${Runtime.version()}
-            |async-profiler: ${profiler.version}
-            |written: ${Instant.now()}
-            |""".trimMargin())
+        File(out, "$event$fork.txt").writeText(listOfNotNull(
+            "benchmark: ${benchmarkParams.benchmark}",
+            "params: ${benchmarkParams.paramsKeys.joinToString(", ") { "$it=${benchmarkParams.getParam(it)}" }}",
+            "event: $event${options["interval"]?.let { " (interval $it)" } ?: ""}",
+            "engine: ${engine(event!!)}",
+            "threads: ${if (threads == "server") "server (load client excluded)" else "all"}",
+            "samples: $samples",
+            "measurement iterations: ${iterationParams.count} x ${iterationParams.time}" +
+                if (overhead) " (profiled: the 1st and 4th of every 4)" else "",
+            cost?.let { "overhead: ${it.describe()}" },
+            "jdk: ${System.getProperty("java.vm.name")} ${Runtime.version()}",
+            "async-profiler: ${profiler.version}",
+            "written: ${Instant.now()}",
+        ).joinToString("\n", postfix = "\n"))
         println("\nserverbench: flamegraph ${html.path} ($samples samples, $event)")
-        return emptyList()
+        if (cost == null) return emptyList()
+        println("serverbench: profiling overhead ${cost.describe()}")
+        return listOf(OverheadResult(cost.blockPercents))
+    }
+
+    /** Profiling's cost from measurement-iteration scores in ABBA order (see the class comment). */
+    class Overhead(val blockPercents: DoubleArray, val halfWidth: Double, val profiled: Double, val plain: Double) {
+        val percent: Double get() = blockPercents.average()
+        val blocks: Int get() = blockPercents.size
+
+        fun describe(): String = "%.1f %% %s(mean of %d ABBA blocks; profiled iterations %.0f, plain %.0f ops/s)".format(
+            percent, if (halfWidth.isNaN()) "" else "± %.1f %% (95 %% CI) ".format(halfWidth), blocks, profiled, plain)
+
+        companion object {
+            fun of(scores: List<Double>): Overhead? {
+                val blocks = scores.chunked(4).filter { it.size == 4 }
+                    .map { (p1, u1, u2, p2) -> 100.0 * (1 - (p1 + p2) / (u1 + u2)) }
+                if (blocks.isEmpty()) return null
+                val mean = blocks.average()
+                val half = if (blocks.size < 2) Double.NaN else {
+                    val sd = kotlin.math.sqrt(blocks.sumOf { (it - mean) * (it - mean) } / (blocks.size - 1))
+                    TDistribution((blocks.size - 1).toDouble()).inverseCumulativeProbability(0.975) * sd / kotlin.math.sqrt(blocks.size.toDouble())
+                }
+                val used = scores.take(blocks.size * 4).withIndex()
+                return Overhead(blocks.toDoubleArray(), half,
+                    used.filter { profiledIteration(it.index) }.map { it.value }.average(),
+                    used.filterNot { profiledIteration(it.index) }.map { it.value }.average())
+            }
+        }
     }
 
     companion object {
         /** ctimer and itimer are cpu sampling with a chosen engine instead of the one async-profiler picks. */
         val EVENTS = listOf("cpu", "wall", "alloc", "lock", "ctimer", "itimer")
         private val WAITING = listOf("BlockingIo", "Proxy", "CompletableFuture", "Delay")
+
+        /** ABBA: the 1st and 4th measurement iteration of every four are profiled. */
+        fun profiledIteration(index: Int) = index % 4 == 0 || index % 4 == 3
 
         fun defaultEvent(benchmark: String) = if (WAITING.any { benchmark.contains(".${it}Benchmark.") }) "wall" else "cpu"
 
@@ -130,5 +190,23 @@ class FlameProfiler(initLine: String) : InternalProfiler {
             "alloc" -> "TLAB allocation callbacks"
             else -> "JVM lock contention events"
         }
+    }
+}
+
+/**
+ * `flame.overhead` in %: the per-block estimates of one or more forks, pooled. Reported once, at a fork's last
+ * iteration; unlike a ScalarResult it has no zero result, so JMH does not pad the other iterations with 0 % (which
+ * would divide the figure by the iteration count). JMH's ± is its usual 99.9 % interval over the blocks.
+ */
+class OverheadResult(private val blocks: DoubleArray) :
+    Result<OverheadResult>(ResultRole.SECONDARY, "flame.overhead", ListStatistics(blocks), "%", AggregationPolicy.AVG) {
+
+    override fun getThreadAggregator(): Aggregator<OverheadResult> = POOL
+
+    override fun getIterationAggregator(): Aggregator<OverheadResult> = POOL
+
+    companion object {
+        private const val serialVersionUID = 1L
+        private val POOL = Aggregator<OverheadResult> { results -> OverheadResult(results.flatMap { it.blocks.asIterable() }.toDoubleArray()) }
     }
 }

@@ -116,10 +116,15 @@ object Launcher {
         }
         // A bad profiler option must fail here, in one line, not inside JMH as a reflection stack trace.
         for (p in cmd.profilers.filter { it.klass == FlameProfiler::class.java.name }) {
-            try {
+            val flame = try {
                 FlameProfiler(p.opts)
             } catch (e: IllegalArgumentException) {
                 System.err.println("serverbench: -prof ${e.message}")
+                return USAGE
+            }
+            planned.firstOrNull { flame.overhead && it.measurementIterations < 8 }?.let {
+                System.err.println("serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks " +
+                    "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); ${it.benchmark.removePrefix("serverbench.benchmarks.")} has ${it.measurementIterations}")
                 return USAGE
             }
         }

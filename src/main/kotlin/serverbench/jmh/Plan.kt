@@ -25,6 +25,7 @@ object Plan {
         val params: LinkedHashMap<String, String>,
         /** Rough duration, for the progress line: forks × (warmup + measurement) plus a server start per fork. */
         val estimateSeconds: Long,
+        val measurementIterations: Int = 0,
     ) : Serializable {
         val method: String get() = benchmark.substringAfterLast('.')
         val className: String get() = benchmark.substringBeforeLast('.')
@@ -32,7 +33,7 @@ object Plan {
         fun describe(): String = benchmark.removePrefix("serverbench.benchmarks.") +
             if (params.isEmpty()) "" else params.entries.joinToString(", ", " (", ")") { "${it.key}=${it.value}" }
 
-        fun with(name: String, value: String) = Run(benchmark, mode, LinkedHashMap(params).also { it[name] = value }, estimateSeconds)
+        fun with(name: String, value: String) = Run(benchmark, mode, LinkedHashMap(params).also { it[name] = value }, estimateSeconds, measurementIterations)
 
         /** Identity for de-duplication: the same benchmark with the same parameter values runs once. */
         val key: String get() = "$benchmark $mode $params"
@@ -63,7 +64,8 @@ object Plan {
                 combos = combos.flatMap { c -> values.map { v -> LinkedHashMap(c).also { it[name] = v } } }
             }
             val estimate = estimateSeconds(options, entry)
-            for (mode in modes) for (c in combos) out += Run(entry.username, mode, c, estimate)
+            val iterations = options.measurementIterations.orElse(entry.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS))
+            for (mode in modes) for (c in combos) out += Run(entry.username, mode, c, estimate, iterations)
         }
         return out
     }

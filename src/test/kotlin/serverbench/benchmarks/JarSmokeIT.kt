@@ -97,6 +97,36 @@ class JarSmokeIT {
     }
 
     @Test
+    fun `-prof flame-overhead profiles the 1st and 4th of every four iterations and reports the cost once, unpadded`() {
+        val dir = Files.createTempDirectory("profiles").toFile()
+        val json = Files.createTempFile("overhead", ".json").toFile()
+        try {
+            val run = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=1000", "-p", "concurrency=8",
+                "-f", "1", "-wi", "1", "-w", "1s", "-i", "8", "-r", "1s", "-prof", "flame:overhead;dir=${dir.path}",
+                "-rf", "json", "-rff", json.path)
+            assertEquals(0, run.exitCode, run.toString())
+            val line = Regex("serverbench: profiling overhead (-?[0-9.]+) % .*2 ABBA blocks").find(run.stdout)
+            assertTrue(line != null, run.stdout)
+            val out = File(dir, "CpuBenchmark.direct/concurrency=8,limit=1000,rate=0,server=netty")
+            val meta = File(out, "cpu.txt").readText()
+            assertTrue(meta.contains("overhead: ${line.groupValues[1]} %") && meta.contains("profiled: the 1st and 4th of every 4"), meta)
+            assertTrue(File(out, "cpu.html").length() > 10_000, "no flamegraph in $out")
+            val overhead = JsonMapper.builder().build().readTree(json)[0]["secondaryMetrics"]["flame.overhead"]
+            // The figure of the console line, not divided by the 8 iterations as a padded ScalarResult would be.
+            assertEquals(line.groupValues[1].toDouble(), overhead["score"].asDouble(), 0.051, overhead.toString())
+            assertEquals("%", overhead["scoreUnit"].asString())
+
+            val tooFew = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-i", "5", "-prof", "flame:overhead")
+            assertEquals(2, tooFew.exitCode, tooFew.toString())
+            assertEquals("serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks of 4 " +
+                "and needs at least 8 (-i 8 or more, a multiple of 4); CpuBenchmark.direct has 5", tooFew.stderr.trim())
+        } finally {
+            dir.deleteRecursively()
+            json.delete()
+        }
+    }
+
+    @Test
     fun `virtual-thread variants are skipped with a notice on JDK 17`() {
         assumeTrue(Runtime.version().feature() < 21, "this JVM has virtual threads")
         val run = Jar.run("BlockingIoBenchmark.cfVirtual", *tiny)
