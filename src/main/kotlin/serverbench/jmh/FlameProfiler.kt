@@ -17,7 +17,7 @@ import java.io.File
 import java.time.Instant
 
 /**
- * `-prof flame[:event=cpu|wall|alloc|lock|ctimer|itimer;interval=N;threads=server|all;dir=profiles;cstack=;overhead]`: async-profiler from its Maven
+ * `-prof flame[:event=cpu|wall|alloc|lock|ctimer|itimer|cpu-clock;interval=N;threads=server|all;dir=profiles;cstack=;overhead]`: async-profiler from its Maven
  * artifact (the native library is inside the jar: nothing to install, no libPath), run inside the fork over the
  * measurement iterations only, writing an HTML flamegraph per fork to
  * `profiles/<Class.method>/<param=value,...>/<event>[-pid<N>].html` with a `.txt` beside it recording the event, the
@@ -27,6 +27,12 @@ import java.time.Instant
  * is the client, passes through JMH's generated `_jmhTest` frame), so the graph shows the server's time only.
  * Default event: `wall` for benchmarks whose handlers wait (BlockingIo, Proxy, CompletableFuture, Delay), where CPU
  * samples would miss the waiting; `cpu` otherwise.
+ *
+ * `cpu` samples with async-profiler's ctimer engine on Linux, not with perf_events as async-profiler's own `cpu`
+ * would: measured with `overhead` on CpuBenchmark.direct (netty, limit 1000), perf_events cost 3.2-3.6 % of
+ * throughput at the 10 ms interval and still 2.1 % at 100 ms (a tenth of the samples), so the price is perf_events
+ * being active on the threads, not the sampling; ctimer cost 1 % or less with the same user-space stacks. What
+ * ctimer cannot give is kernel frames: `cpu-clock` asks for perf_events explicitly.
  *
  * `overhead`: what profiling costs this benchmark, measured inside one fork. Comparing a profiled fork with a plain one
  * cannot resolve a 2 % cost here: whole forks differ by up to 15 % on this 2-core machine (JIT and host noise), while
@@ -57,6 +63,9 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         require(threads in setOf("server", "all")) { "flame: threads must be server or all, was '$threads'" }
     }
 
+    /** Why the requested event cannot sample in this process, in one line, or null. */
+    fun unavailableReason(): String? = event?.let { unavailable(it) }
+
     override fun getDescription() = "async-profiler flamegraphs of the server threads over the measurement iterations"
 
     override fun beforeIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams) {
@@ -65,9 +74,9 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         val event = event ?: defaultEvent(benchmarkParams.benchmark).also { event = it }
         val command = buildString {
             // resume keeps the samples of the earlier profiled iterations; its options must be given again.
-            append(if (started) "resume" else "start").append(",event=$event")
+            append(if (started) "resume" else "start").append(",event=${profilerEvent(event)}")
             options["interval"]?.let { append(",interval=$it") }
-            val cstack = options["cstack"] ?: if (event in setOf("wall", "cpu", "ctimer", "itimer")) "vm" else null
+            val cstack = options["cstack"] ?: if (event in CPU_EVENTS + "wall") "vm" else null
             cstack?.let { append(",cstack=$it") }
         }
         profiler().execute(command)
@@ -152,8 +161,24 @@ class FlameProfiler(initLine: String) : InternalProfiler {
     }
 
     companion object {
-        /** ctimer and itimer are cpu sampling with a chosen engine instead of the one async-profiler picks. */
-        val EVENTS = listOf("cpu", "wall", "alloc", "lock", "ctimer", "itimer")
+        /** ctimer, itimer and cpu-clock (perf_events) are cpu sampling with a named engine; `cpu` is ctimer on Linux. */
+        val EVENTS = listOf("cpu", "wall", "alloc", "lock", "ctimer", "itimer", "cpu-clock")
+        private val CPU_EVENTS = setOf("cpu", "ctimer", "itimer", "cpu-clock")
+        private val linux = System.getProperty("os.name") == "Linux"
+
+        /** What async-profiler is asked for: our `cpu` is its ctimer where ctimer exists (Linux), else its own `cpu`. */
+        fun profilerEvent(event: String) = if (event == "cpu" && linux) "ctimer" else event
+
+        /** A one-line reason why this event cannot sample in this process, or null. */
+        fun unavailable(event: String): String? {
+            if (event != "cpu-clock") return null
+            if (!linux) return "flame: event=cpu-clock needs Linux perf_events; use event=cpu"
+            val paranoid = perfEventParanoid()
+            return if (paranoid != null && paranoid > 2 && !perfCapable())
+                "flame: event=cpu-clock needs perf_events, which perf_event_paranoid=$paranoid forbids to this process " +
+                    "(allow it with: sudo sysctl kernel.perf_event_paranoid=2); event=cpu samples without them"
+            else null
+        }
         private val WAITING = listOf("BlockingIo", "Proxy", "CompletableFuture", "Delay")
 
         /** ABBA: the 1st and 4th measurement iteration of every four are profiled. */
@@ -163,7 +188,10 @@ class FlameProfiler(initLine: String) : InternalProfiler {
 
         private fun profiler(): AsyncProfiler = AsyncProfiler.getInstance()
 
-        /** async-profiler does not say which engine it chose, so the kernel's rule is applied: capabilities first. */
+        private fun perfEventParanoid(): Int? =
+            runCatching { File("/proc/sys/kernel/perf_event_paranoid").readText().trim().toInt() }.getOrNull()
+
+        /** CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set: the kernel then ignores perf_event_paranoid. */
         private fun perfCapable(): Boolean {
             val hex = runCatching { File("/proc/self/status").readLines().first { it.startsWith("CapEff:") }.substringAfter(':').trim() }
                 .getOrNull() ?: return false
@@ -172,16 +200,19 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         }
 
         /**
-         * What `event=cpu` samples with: perf_events where the kernel allows it (perf_event_paranoid <= 2 for user-space
-         * stacks), else async-profiler's ctimer. `wall` uses its own timer; alloc and lock hook the JVM.
+         * The sampling engine behind an event. async-profiler does not report it; `cpu-clock` is perf_events or an error
+         * at start, and the inference below applies the kernel's rule (capabilities, then perf_event_paranoid) to say
+         * which frames it can see.
          */
         fun engine(event: String): String = when (event) {
-            "cpu" -> {
-                val paranoid = runCatching { File("/proc/sys/kernel/perf_event_paranoid").readText().trim().toInt() }.getOrNull()
+            "cpu" -> if (linux) "ctimer (serverbench's cpu on Linux: per-thread CPU-time timers, user-space stacks; " +
+                "event=cpu-clock for perf_events)" else "itimer (async-profiler's cpu on ${System.getProperty("os.name")})"
+            "cpu-clock" -> {
+                val paranoid = perfEventParanoid()
                 when {
-                    paranoid != null && paranoid <= 2 -> "perf_events (inferred: perf_event_paranoid=$paranoid allows user-space stacks)"
-                    perfCapable() -> "perf_events (inferred: this process has CAP_PERFMON or CAP_SYS_ADMIN, which bypass perf_event_paranoid=$paranoid)"
-                    else -> "ctimer (inferred: perf_event_paranoid=$paranoid forbids perf_events to this process)"
+                    perfCapable() -> "perf_events (this process has CAP_PERFMON or CAP_SYS_ADMIN: kernel frames allowed)"
+                    paranoid != null && paranoid <= 1 -> "perf_events (perf_event_paranoid=$paranoid: kernel frames allowed)"
+                    else -> "perf_events (perf_event_paranoid=$paranoid: user-space stacks only)"
                 }
             }
             "ctimer" -> "ctimer (chosen: per-thread CPU-time timers, signals)"

@@ -122,6 +122,10 @@ object Launcher {
                 System.err.println("serverbench: -prof ${e.message}")
                 return USAGE
             }
+            flame.unavailableReason()?.let {
+                System.err.println("serverbench: -prof $it")
+                return USAGE
+            }
             planned.firstOrNull { flame.overhead && it.measurementIterations < 8 }?.let {
                 System.err.println("serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks " +
                     "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); ${it.benchmark.removePrefix("serverbench.benchmarks.")} has ${it.measurementIterations}")

@@ -90,7 +90,27 @@ class JarSmokeIT {
             val primes = collapsed.filter { it.contains("CpuEndpoints.direct") }.sumOf { it.substringAfterLast(' ').toLong() }
             assertTrue(primes * 2 > samples, "the handler (primes inlined into it) should hold most samples: $primes of $samples")
             val meta = File(out, "cpu.txt").readText()
-            assertTrue(meta.contains("event: cpu") && meta.contains("engine: ") && Regex("samples: [1-9]").containsMatchIn(meta), meta)
+            assertTrue(meta.contains("event: cpu") && meta.contains("engine: ctimer") && Regex("samples: [1-9]").containsMatchIn(meta), meta)
+        } finally {
+            dir.deleteRecursively()
+        }
+    }
+
+    @Test
+    fun `event=cpu-clock samples with perf_events where the kernel allows it, else says why in one line`() {
+        val dir = Files.createTempDirectory("profiles").toFile()
+        try {
+            val run = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=1000", "-p", "concurrency=8",
+                *tiny, "-prof", "flame:event=cpu-clock;dir=${dir.path}")
+            val reason = serverbench.jmh.FlameProfiler.unavailable("cpu-clock")
+            if (reason != null) {
+                assertEquals(2, run.exitCode, run.toString())
+                assertEquals("serverbench: -prof $reason", run.stderr.trim())
+                return
+            }
+            assertEquals(0, run.exitCode, run.toString())
+            val meta = File(dir, "CpuBenchmark.direct/concurrency=8,limit=1000,rate=0,server=netty/cpu-clock.txt").readText()
+            assertTrue(meta.contains("engine: perf_events") && Regex("samples: [1-9]").containsMatchIn(meta), meta)
         } finally {
             dir.deleteRecursively()
         }

@@ -33,7 +33,7 @@ class ReliabilityIT {
             listOf("Noop", "-p", "limit=1000") to "serverbench: -p limit=1000: no selected benchmark has a parameter 'limit'",
             listOf("NoSuchThing") to "No benchmark matches 'NoSuchThing'",
             listOf("Noop", "-wi", "many") to "Error parsing command line:",
-            listOf("Noop", "-prof", "flame:event=bogus") to "serverbench: -prof flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, was 'bogus'",
+            listOf("Noop", "-prof", "flame:event=bogus") to "serverbench: -prof flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, cpu-clock, was 'bogus'",
         )
         val json = File(Files.createTempDirectory("bad").toFile(), "never.json")
         for ((args, expected) in cases) {
