@@ -110,6 +110,7 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         // The same samples as collapsed stacks too: greppable, and what differential flamegraph tools take.
         val collapsed = File.createTempFile("serverbench-flame", ".collapsed")
         profiler.execute("dump,collapsed,file=${collapsed.absolutePath}$exclude")
+        val weight = collapsed.useLines { lines -> lines.sumOf { it.substringAfterLast(' ').toLongOrNull() ?: 0L } }
         java.nio.file.Files.move(collapsed.toPath(), File(out, "$event$fork.collapsed").toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
         profiler.execute("stop,file=${temp.absolutePath}$exclude,title=${benchmarkParams.benchmark.substringAfterLast("benchmarks.")}_$event")
         java.nio.file.Files.move(temp.toPath(), html.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
@@ -120,7 +121,10 @@ class FlameProfiler(initLine: String) : InternalProfiler {
             "event: $event${options["interval"]?.let { " (interval $it)" } ?: ""}",
             "engine: ${engine(event!!)}",
             "threads: ${if (threads == "server") "server (load client excluded)" else "all"}",
-            "samples: $samples",
+            "samples: $samples (stack traces recorded, every thread)",
+            // They differ beyond the client's share for wall: async-profiler records an idle thread's run of ticks once.
+            "graph total: $weight (${if (threads == "server") "the load client left out; " else ""}" +
+                "a wall sample of an idle thread counts each tick it stood for)",
             "measurement iterations: ${iterationParams.count} x ${iterationParams.time}" +
                 if (overhead) " (profiled: the 1st and 4th of every 4)" else "",
             cost?.let { "overhead: ${it.describe()}" },

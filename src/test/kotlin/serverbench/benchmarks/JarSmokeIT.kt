@@ -91,6 +91,7 @@ class JarSmokeIT {
             assertTrue(primes * 2 > samples, "the handler (primes inlined into it) should hold most samples: $primes of $samples")
             val meta = File(out, "cpu.txt").readText()
             assertTrue(meta.contains("event: cpu") && meta.contains("engine: ctimer") && Regex("samples: [1-9]").containsMatchIn(meta), meta)
+            assertTrue(meta.contains("graph total: $samples (the load client left out"), meta)
         } finally {
             dir.deleteRecursively()
         }
