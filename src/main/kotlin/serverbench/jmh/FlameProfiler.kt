@@ -29,10 +29,11 @@ import java.time.Instant
  * samples would miss the waiting; `cpu` otherwise.
  *
  * `cpu` samples with async-profiler's ctimer engine on Linux, not with perf_events as async-profiler's own `cpu`
- * would: measured with `overhead` on CpuBenchmark.direct (netty, limit 1000), perf_events cost 3.2-3.6 % of
- * throughput at the 10 ms interval and still 2.1 % at 100 ms (a tenth of the samples), so the price is perf_events
- * being active on the threads, not the sampling; ctimer cost 1 % or less with the same user-space stacks. What
- * ctimer cannot give is kernel frames: `cpu-clock` asks for perf_events explicitly.
+ * would: measured with `overhead` on CpuBenchmark.direct (netty, limit 1000, ~52 000 req/s), perf_events cost
+ * 4.0 ± 1.2 % of throughput at the 10 ms interval and still 2.1 % at 100 ms (a tenth of the samples), so the price
+ * is mostly perf_events being active on the threads, not the sampling; ctimer cost 0.7 ± 0.8 % with the same
+ * user-space stacks (README has the table). What ctimer cannot give is kernel frames: `cpu-clock` asks for
+ * perf_events explicitly.
  *
  * `overhead`: what profiling costs this benchmark, measured inside one fork. Comparing a profiled fork with a plain one
  * cannot resolve a 2 % cost here: whole forks differ by up to 15 % on this 2-core machine (JIT and host noise), while
