@@ -152,11 +152,10 @@ class FlameProfiler(initLine: String) : InternalProfiler {
                 val blocks = scores.chunked(4).filter { it.size == 4 }
                     .map { (p1, u1, u2, p2) -> 100.0 * (1 - (p1 + p2) / (u1 + u2)) }
                 if (blocks.isEmpty()) return null
-                val mean = blocks.average()
-                val half = if (blocks.size < 2) Double.NaN else {
-                    val sd = kotlin.math.sqrt(blocks.sumOf { (it - mean) * (it - mean) } / (blocks.size - 1))
-                    TDistribution((blocks.size - 1).toDouble()).inverseCumulativeProbability(0.975) * sd / kotlin.math.sqrt(blocks.size.toDouble())
-                }
+                // JMH's getMeanErrorAt would give the same interval but none below 3 blocks; 2 blocks still get one here.
+                val sd = ListStatistics(blocks.toDoubleArray()).standardDeviation
+                val half = if (blocks.size < 2) Double.NaN
+                else TDistribution((blocks.size - 1).toDouble()).inverseCumulativeProbability(0.975) * sd / kotlin.math.sqrt(blocks.size.toDouble())
                 val used = scores.take(blocks.size * 4).withIndex()
                 return Overhead(blocks.toDoubleArray(), half,
                     used.filter { profiledIteration(it.index) }.map { it.value }.average(),
