@@ -83,6 +83,8 @@ class LoadClient(
     private val intervalNanos = if (openLoop) 1e9 / rate else 0.0
     private var scheduleStart = 0L
     private var scheduled = 0L
+    /** [scheduled] when the iteration began. */
+    private var scheduledAtStart = 0L
     private var scheduleRunning = false
     private var pausedAt = 0L
     /** Open loop: connections with nothing in flight, ready for the next due request. */
@@ -96,6 +98,11 @@ class LoadClient(
     private var closing = false
     /** Successful responses already read but not yet returned by [next]. */
     private var pending = 0
+    /** Successes [next] returned in this iteration: JMH's operation count. */
+    private var returned = 0L
+    /** The measurement window's length (0: none, [next] returns every success at once) and its end, set by the first call. */
+    private var windowNanos = 0L
+    private var windowEnd = 0L
     private var lastSuccessAt = System.nanoTime()
     private var nextScanAt = lastSuccessAt + scanIntervalNanos
     /** Requests still allowed to be sent; bounded only for probes. */
@@ -152,10 +159,19 @@ class LoadClient(
      * Returns when one more request has completed successfully, running the client's event loop as long as needed.
      * Throws [LoadFailure] when failures exceed the tolerance, when nothing succeeds for twice the timeout, or when
      * the thread is interrupted (JMH's own timeout).
+     *
+     * Inside a measurement window ([beginIteration] with a window), JMH ends its iteration at the first call that
+     * returns after its deadline. Were that call to wait for the next success, a server that answers in bursts would
+     * stretch the iteration over a quiet gap and count one response of the next burst (the rest discarded): the score
+     * would read low by about gap ÷ window. So within a window one success is held back while it is the only one
+     * pending, and returned at the window's end (first call + window + [WINDOW_SLACK_NANOS]); JMH's count then equals
+     * the successes completed inside the window, whatever the burst pattern. A call after that finds nothing held
+     * only when JMH's timer is late: it waits at most [LATE_CALL_WAIT_NANOS] for a success, then returns without one.
      */
     fun next() {
-        if (pending > 0) {
+        if (pending > 1 || (pending == 1 && windowNanos == 0L)) {
             pending--
+            returned++
             return
         }
         awaitSuccess()
@@ -163,13 +179,20 @@ class LoadClient(
 
     private fun awaitSuccess() {
         checkOwner()
+        if (windowNanos != 0L && windowEnd == 0L) windowEnd = System.nanoTime() + windowNanos + WINDOW_SLACK_NANOS
         while (true) {
             failIfOverLimit()
-            if (pending > 0) {
+            val now = System.nanoTime()
+            val windowOver = windowNanos != 0L && now - windowEnd >= 0
+            if (pending > 1 || (pending == 1 && (windowNanos == 0L || windowOver))) {
                 pending--
+                returned++
                 return
             }
-            val now = System.nanoTime()
+            if (windowOver && now - windowEnd >= LATE_CALL_WAIT_NANOS) {
+                windowEnd = now // JMH's timer is late (see next()): the next such call waits again, never spins
+                return
+            }
             if (now - nextScanAt >= 0) {
                 expireTimedOut(now)
                 nextScanAt = now + scanIntervalNanos
@@ -182,6 +205,10 @@ class LoadClient(
             if (Thread.interrupted()) throw LoadFailure("interrupted while waiting for $request (JMH timeout?)")
             flushSends()
             var wakeAt = nextScanAt
+            if (windowNanos != 0L) {
+                val end = if (windowOver) windowEnd + LATE_CALL_WAIT_NANOS else windowEnd
+                if (end - wakeAt < 0) wakeAt = end
+            }
             if (openLoop) {
                 dispatchDue(now)
                 val due = intendedAt(scheduled)
@@ -209,6 +236,7 @@ class LoadClient(
                 iterationDropped++
                 failed(FailureKind.DROPPED, "not sent within ${settings.timeout.toMillis()} ms of its scheduled time: all " +
                     "$connections connections were busy (the server is slower than -p rate=${rateText(rate)}; raise -p concurrency or lower the rate)")
+                recordUnanswered(now - due)
                 continue
             }
             if (idleCount == 0) {
@@ -279,8 +307,12 @@ class LoadClient(
      * would drop the requests that straddle the boundary, and a request is more likely to straddle the longer it is.
      * Requests sent before the window that complete inside it are timed normally, since the client is reading again.
      */
-    fun beginIteration() {
+    fun beginIteration(window: java.time.Duration? = null) {
         checkOwner()
+        // Reset first: a failure read while discarding happened in no earlier iteration's count, so it is this one's.
+        iterationFailures.reset()
+        latencyMicros.reset()
+        uncorrectedMicros.reset()
         discarding = true
         try {
             loop.runNow()
@@ -288,10 +320,10 @@ class LoadClient(
             discarding = false
         }
         pending = 0
+        returned = 0
+        windowNanos = window?.toNanos() ?: 0L
+        windowEnd = 0L
         flushSends()
-        latencyMicros.reset()
-        uncorrectedMicros.reset()
-        iterationFailures.reset()
         iterationSuccesses = 0
         iterationReconnects = 0
         iterationLate = 0
@@ -311,6 +343,7 @@ class LoadClient(
                 scheduleRunning = true
             }
         }
+        scheduledAtStart = scheduled
         iterationWallStart = System.nanoTime()
         iterationCpuStart = threadMx.currentThreadCpuTime
         lastSuccessAt = iterationWallStart
@@ -349,8 +382,9 @@ class LoadClient(
             maxConnections = maxOf(iterationMaxConnections, active),
             late = iterationLate,
             dropped = iterationDropped,
+            scheduled = scheduled - scheduledAtStart,
             capReached = iterationCapReached,
-            successes = iterationSuccesses,
+            successes = if (windowNanos != 0L) returned else iterationSuccesses,
             failures = iterationFailures.copy(),
             reconnects = iterationReconnects,
             clientCpuNanos = threadMx.currentThreadCpuTime - iterationCpuStart,
@@ -411,6 +445,14 @@ class LoadClient(
         pending++
     }
 
+    /**
+     * Open loop: a request that timed out or was dropped (tolerated with maxErrors > 0) enters the corrected histogram
+     * at the time it was given up, as wrk2 does, so the tail is not cut by the requests that never completed.
+     */
+    private fun recordUnanswered(sinceDueNanos: Long) {
+        if (openLoop && !discarding) latencyMicros.recordValue((sinceDueNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
+    }
+
     private fun queueSend(c: Connection) {
         sendQueue[queuedSends++] = c
     }
@@ -436,6 +478,7 @@ class LoadClient(
                 c.inFlight = false
                 c.counted = true
                 failed(FailureKind.TIMEOUT, "no complete response within ${settings.timeout.toMillis()} ms (${c.progress()})")
+                recordUnanswered(now - c.intendedAt)
                 c.channel?.close()
             }
         }
@@ -632,6 +675,13 @@ class LoadClient(
         private const val RECONNECT_DELAY_MILLIS = 10L
         /** Open loop: a request sent more than this after its scheduled time counts as late. */
         val LATE_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(1)
+        /**
+         * A window ends this long after its nominal length: JMH's timer starts as the benchmark thread enters its loop
+         * and wakes a little late, so the held success is returned after JMH's deadline, not before it.
+         */
+        private val WINDOW_SLACK_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(2)
+        /** After the window, how long a call that finds no success waits for one before returning without. */
+        private val LATE_CALL_WAIT_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(10)
 
         /** "100" for 100.0, "2.5" for 2.5: a rate as the user typed it. */
         fun rateText(rate: Double): String = if (rate == Math.floor(rate)) rate.toLong().toString() else rate.toString()
@@ -666,6 +716,8 @@ class ClientReport(
     val late: Long = 0,
     /** Open loop: requests never sent because no connection was free within the timeout (also counted as failures). */
     val dropped: Long = 0,
+    /** Open loop: requests whose scheduled time came in the iteration and that went out (or were dropped). */
+    val scheduled: Long = 0,
     /** Open loop: a due request found all [connections] busy at least once. */
     val capReached: Boolean = false,
     /**

@@ -33,23 +33,33 @@ class OpenLoopTest : NettyServerTest() {
 
     private fun ms(micros: Long) = micros / 1000.0
 
+    /**
+     * Behaviour, not speed: the assertions hold on a busy machine too. How late sends were and how fast the server
+     * answered depend on the machine, and the benchmarks' `behindSchedule` guard reports them; what must hold anywhere
+     * is that the schedule's arithmetic is kept and that connections are opened only for requests that waited.
+     */
     @Test
     fun `keeps to its schedule and opens only the connections it needs`() {
         LoadClient(server.address, 50, delay10, ClientSettings(timeout = Duration.ofSeconds(5)), rate = 200.0).use { c ->
             c.start()
-            c.iteration(1.0) // warm up
+            val warm = c.iteration(1.0)
             val r = c.iteration(3.0)
-            val perSecond = r.successes / (r.wallNanos / 1e9)
-            assertTrue(perSecond in 190.0..210.0, "req/s $perSecond at rate 200")
             assertEquals(0, r.failures.total)
-            // A few sends are late by a pause of the test JVM (GC, JIT: ~1.5 % measured here with the default heap).
-            assertTrue(r.late <= r.successes * 3 / 100, "late ${r.late} of ${r.successes}")
             assertEquals(0, r.dropped)
-            // 200/s × ~10 ms ≈ 2 in flight: a handful of connections, far from the cap of 50.
-            assertTrue(r.maxConnections in 2..10, "connections ${r.maxConnections}")
+            // Every request whose time came went out (late if all capped connections were busy): 200/s of the window.
+            val due = 200 * r.wallNanos / 1e9
+            if (!r.capReached) assertTrue(kotlin.math.abs(r.scheduled - due) <= 2, "sent ${r.scheduled} of $due due")
+            else assertTrue(r.late > 0, "a request that found all connections busy is late")
+            // Answered: those sent, give or take the requests in flight at the window's edges (at most the cap).
+            assertTrue(kotlin.math.abs(r.successes - r.scheduled) <= 50, "${r.successes} answered, ${r.scheduled} sent")
+            // Requests in flight at once were all due within the longest (corrected) latency; a connection is opened
+            // only for a request that waited, plus one spare and those still connecting.
+            val longest = maxOf(warm.latencyMicros.maxValue, r.latencyMicros.maxValue) / 1e6
+            val needed = kotlin.math.ceil(200 * longest).toInt() + 3
+            assertTrue(r.maxConnections <= minOf(needed, 50), "connections ${r.maxConnections}, at most $needed needed")
             val uncorrected = assertNotNull(r.uncorrectedLatencyMicros)
             assertEquals(r.successes, uncorrected.totalCount)
-            assertTrue(ms(r.latencyMicros.getValueAtPercentile(50.0)) in 10.0..30.0, "p50 ${r.latencyMicros.getValueAtPercentile(50.0)} µs")
+            assertTrue(ms(r.latencyMicros.getValueAtPercentile(50.0)) >= 10.0, "the endpoint waits 10 ms")
             assertTrue(r.latencyMicros.getValueAtPercentile(50.0) >= uncorrected.getValueAtPercentile(50.0))
         }
     }
@@ -78,8 +88,9 @@ class OpenLoopTest : NettyServerTest() {
                 ms(open.uncorrectedLatencyMicros.getValueAtPercentile(50.0)), uncorrectedP99, open.late,
                 ms(closed.latencyMicros.getValueAtPercentile(50.0)), closedP99, ms(closed.latencyMicros.maxValue), closed.successes))
         assertTrue(openP99 >= 1500, "open loop corrected p99 $openP99 ms")
-        assertTrue(uncorrectedP99 < 50, "open loop uncorrected p99 $uncorrectedP99 ms")
-        assertTrue(closedP99 < 50, "closed loop p99 $closedP99 ms")
+        // The 2 s stall hides from what a closed loop measures (bounds loose enough for a busy machine).
+        assertTrue(uncorrectedP99 < 500, "open loop uncorrected p99 $uncorrectedP99 ms")
+        assertTrue(closedP99 < 500, "closed loop p99 $closedP99 ms")
         assertTrue(ms(closed.latencyMicros.maxValue) >= 1500, "the closed loop's one stalled request")
         assertTrue(open.late > 100, "requests due during the stall went out late: ${open.late}")
         assertEquals(0, open.failures.total + closed.failures.total)

@@ -1,0 +1,98 @@
+package serverbench.client
+
+import org.junit.jupiter.api.Test
+import serverbench.app.NoopEndpoints
+import java.time.Duration
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/**
+ * The score JMH computes from the client is successes completed inside the window ÷ the window, even when responses
+ * arrive in bursts. Shaped like JMH's throughput loop (BenchmarkHandler + the generated stub): the worker starts its
+ * loop, a timer thread sleeps for the iteration time and then raises `isDone`, the loop ends at the first call that
+ * returns after that; score = calls ÷ (stop − start).
+ */
+@org.junit.jupiter.api.TestInstance(org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS)
+class MeasurementWindowTest {
+    private lateinit var server: serverbench.fixture.ServerFixture
+
+    /** Tomcat: 16 workers sleeping together answer together, the tightest bursts. */
+    @org.junit.jupiter.api.BeforeAll
+    fun startServer() {
+        server = serverbench.fixture.ServerFixture.start(serverbench.fixture.ServerKind.TOMCAT)
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    fun stopServer() = server.close()
+
+    private val random = java.util.Random(11)
+
+    private class Window(val ops: Long, val nanos: Long)
+
+    private fun jmhIteration(client: LoadClient, window: Duration): Window {
+        // JMH spends a few ms between iterations (teardown, profilers, setup), reading nothing meanwhile.
+        Thread.sleep(1 + random.nextInt(5).toLong())
+        client.beginIteration(window)
+        val done = java.util.concurrent.atomic.AtomicBoolean()
+        val ready = java.util.concurrent.CountDownLatch(1)
+        val timer = Thread {
+            ready.await()
+            Thread.sleep(window.toMillis())
+            done.set(true)
+        }.apply { start() }
+        var ops = 0L
+        ready.countDown()
+        val start = System.nanoTime()
+        do {
+            client.next()
+            ops++
+        } while (!done.get())
+        val stop = System.nanoTime()
+        timer.join()
+        client.endIteration()
+        return Window(ops, stop - start)
+    }
+
+    @Test
+    fun `bursts of responses do not bias the score`() {
+        // 16 connections on a 300 ms wait answer 16 at a time every ~300 ms, so a 1 s deadline falls in a quiet gap.
+        // Before the window was known to the client, the call running at JMH's deadline waited for the next burst
+        // (to ~1.2 s) and counted one of its 16: the score read about a quarter low.
+        val bursty = Request("/blocking/direct?ms=300", serverbench.app.BlockingIoEndpoints.DONE)
+        LoadClient(server.address, 16, bursty, ClientSettings(timeout = Duration.ofSeconds(10))).use { c ->
+            c.start()
+            jmhIteration(c, Duration.ofSeconds(1)) // warm up
+            val latency = org.HdrHistogram.Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3)
+            val windows = (1..12).map {
+                jmhIteration(c, Duration.ofSeconds(1))
+            }
+            // The true rate by Little's law: every connection always has one request of the mean latency in flight.
+            c.beginIteration()
+            repeat(64) { c.next() }
+            latency.add(c.endIteration().latencyMicros)
+            val truth = 16 / (latency.mean / 1e6)
+            val score = windows.sumOf { it.ops } / (windows.sumOf { it.nanos } / 1e9)
+            println("bursts: score %.1f req/s, 16 / mean latency %.1f req/s, per window %s".format(
+                score, truth, windows.joinToString { "%.0f".format(it.ops / (it.nanos / 1e9)) }))
+            // Windows hold 3 or 4 bursts (±1 burst is the scatter the README explains); 12 of them pool to within 5 %.
+            assertTrue(score / truth in 0.95..1.05, "score $score vs $truth")
+            // Each window ends at its deadline, not at the next burst.
+            windows.forEach { assertTrue(it.nanos < 1_100_000_000, "window of ${it.nanos / 1e6} ms") }
+        }
+    }
+
+    @Test
+    fun `the client's own count is JMH's count`() {
+        LoadClient(server.address, 8, Request("/noop/hello", NoopEndpoints.HELLO)).use { c ->
+            c.start()
+            c.beginIteration(Duration.ofMillis(300))
+            var ops = 0L
+            val start = System.nanoTime()
+            do {
+                c.next()
+                ops++
+            } while (System.nanoTime() - start < 300_000_000)
+            assertEquals(ops, c.endIteration().successes)
+        }
+    }
+}
