@@ -24,6 +24,9 @@ import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import serverbench.jmh.ClientReports
 import serverbench.jmh.ForkGuard
+import serverbench.jmh.Guards
+import serverbench.jmh.Outcomes
+import serverbench.jmh.Steadiness
 import serverbench.jmh.IterationReport
 import serverbench.jmh.ResourceMeter
 import java.time.Duration
@@ -41,11 +44,9 @@ import java.util.concurrent.TimeUnit
  * [request] (a `when` ending in `error("Unknown …")`), and each method body is just [call].
  *
  * Defaults, chosen for a 2-core machine where client and server share the cores (and the JIT compiler threads):
- * - 10 × 5 s warmup: throughput is steady only once the server's hot paths are compiled, and on 2 busy cores that
- *   takes long. Measured here (5 s iterations, from the start of load): Netty `/noop/hello` 20–40 k req/s in the 2nd
- *   iteration and steady (~77 k) from the 3rd; Netty `completableFuture` at limit 1000 steady from the 5th (~20 s);
- *   Tomcat `suspendFun` at limit 1000 climbed 3.7 k → 4.5 k → 6.1 k → 7.0 k → 10.9 k → 16.7 k and was steady (~24 k)
- *   only from the 8th (~40 s). 50 s covers the slowest seen with a margin.
+ * - Warmup until steady ([SteadyWarmup], in the trial's setup), not a fixed count of JMH warmup iterations: how long
+ *   the server's hot paths take to compile differs by benchmark several-fold (README, "Warmup"). `-wi N` adds JMH
+ *   warmup iterations after it; `-Dserverbench.warmup=off` leaves warming up to them alone.
  * - 5 × 5 s measurement, 1 fork: each fork costs a server start (~2 s) plus the warmup; the README explains when to
  *   use `-f 3` (comparisons that need run-to-run variance, e.g. PR before/after).
  * - Fixed 2 GB heap and G1, so heap sizing never differs between runs; override with `-jvmArgs`.
@@ -56,7 +57,7 @@ import java.util.concurrent.TimeUnit
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Threads(1)
 @Fork(value = 1, jvmArgs = ["-Xms2g", "-Xmx2g", "-XX:+UseG1GC"])
-@Warmup(iterations = 10, time = 5, timeUnit = TimeUnit.SECONDS)
+@Warmup(iterations = 0, time = 5, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 5, timeUnit = TimeUnit.SECONDS)
 abstract class HttpBenchmark {
 
@@ -88,6 +89,11 @@ abstract class HttpBenchmark {
     private var measurementIterations = 0
     /** Guard warnings of the measured iterations: how many iterations fired each, and its last text. */
     private val warnings = LinkedHashMap<String, Pair<Int, String>>()
+    /** Successful req/s of each measured iteration, for the run-level notSteady guard. */
+    private val measuredRates = ArrayList<Double>()
+    private var warmupSeconds = -1.0
+    /** "NoopBenchmark.hello (server=netty, ...)": names the run in its warning lines. */
+    private var runName = ""
 
     /** The request that the benchmark method named [variant] sends, and the body it must get back. */
     protected abstract fun request(variant: String): Request
@@ -122,6 +128,7 @@ abstract class HttpBenchmark {
             variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
             val settings = clientSettings()
+            warmup = SteadyWarmup.fromSystemProperties()
             val properties = serverProperties() + startDependencies()
             val started = System.nanoTime()
             val fixture = try {
@@ -137,11 +144,19 @@ abstract class HttpBenchmark {
             client.start()
             measurementIterations = 0
             warnings.clear()
+            measuredRates.clear()
+            runName = Outcomes.describe(params)
             val load = if (rate == 0) "closed loop, $concurrency connections (latency from each actual send)"
             else "open loop, $rate req/s on up to $concurrency connections (latency.* from each scheduled send, " +
                 "corrected for coordinated omission; latency.uncorrected.* from the actual send)"
             println("\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, first " +
                 "validated response at $ready ms; $load (${client.transport.name}) -> $request")
+            warmupSeconds = -1.0
+            warmup?.let { w ->
+                val outcome = w.run(client, { iterationStarted(client) }, { iterationEnded(client, false) })
+                warmupSeconds = outcome.seconds
+                println("serverbench: ${outcome.describe()}")
+            }
         } catch (t: Throwable) {
             // JMH runs no @TearDown once a @Setup has thrown: stop what was started, or the fork waits on it.
             stopClientAndServer()
@@ -149,10 +164,14 @@ abstract class HttpBenchmark {
         }
     }
 
+    /** How the trial warms up; read in the setup so a bad property fails the run before the server starts. */
+    private var warmup: SteadyWarmup? = null
+
     @Setup(Level.Iteration)
-    fun beginIteration() = guarded {
+    fun beginIteration(iteration: IterationParams) = guarded {
         val client = client!!
-        client.beginIteration()
+        // JMH's iteration window: see LoadClient.next for why the client must know it.
+        client.beginIteration(Duration.ofNanos(iteration.time.convertTo(TimeUnit.NANOSECONDS)))
         iterationStarted(client)
         resources.begin()
     }
@@ -164,12 +183,17 @@ abstract class HttpBenchmark {
         val last = iteration.type == IterationType.MEASUREMENT && ++measurementIterations == iteration.count
         val report = client.endIteration()
         iterationEnded(client, last)
-        val iterationReport = IterationReport(report, resources)
+        if (iteration.type == IterationType.MEASUREMENT && report.wallNanos > 0) {
+            measuredRates += report.successes / (report.wallNanos / 1e9)
+        }
+        val notSteady = if (last) Steadiness.notSteady(measuredRates) else null
+        val iterationReport = IterationReport(report, resources, warmupSeconds, lastMeasurement = last, notSteady = notSteady)
         if (iteration.type == IterationType.MEASUREMENT) {
             for ((guard, warning) in iterationReport.guards) {
                 if (warning != null) warnings[guard] = (warnings[guard]?.first ?: 0) + 1 to warning
             }
         }
+        notSteady?.let { warnings[Guards.NOT_STEADY] = 0 to it }
         ClientReports.publish(iterationReport)
     }
 
@@ -180,7 +204,9 @@ abstract class HttpBenchmark {
         runCatching { client?.drain(Duration.ofSeconds(5)) }
         stopClientAndServer()
         for ((guard, fired) in warnings) {
-            println("\nserverbench: WARNING ($guard, in ${fired.first} of $measurementIterations measured iterations): ${fired.second}")
+            // A run-level guard (count 0) judges the measured iterations together.
+            val where = if (fired.first == 0) "" else ", in ${fired.first} of $measurementIterations measured iterations"
+            println("\nserverbench: WARNING ($guard$where) $runName: ${fired.second}")
         }
     }
 

@@ -52,13 +52,19 @@ class LoadMetricsProfiler : InternalProfiler {
                 out += ScalarResult("openLoop.dropped", client.dropped.toDouble(), "count", AggregationPolicy.SUM)
                 out += ScalarResult("openLoop.connections", client.maxConnections.toDouble(), "connections", AggregationPolicy.MAX)
             } else {
-                Guards.littlesLawRatio(report).takeIf { !it.isNaN() }?.let {
-                    out += ScalarResult("littlesLaw", it, "ratio", AggregationPolicy.AVG)
+                // Pooled over the iterations where it is defined (a ScalarResult would be averaged with JMH's zeros).
+                Guards.littlesLawTerms(report)?.let { (latencySeconds, connectionSeconds) ->
+                    out += RatioResult("littlesLaw", "ratio", latencySeconds, connectionSeconds)
                 }
             }
             for ((guard, warning) in report.guards) {
                 out += ScalarResult("warning.$guard", if (warning != null) 1.0 else 0.0, "share", AggregationPolicy.AVG)
             }
+            // Run-level: reported once per fork, on its last iteration; MAX ignores the zeros JMH fills in elsewhere.
+            if (report.lastMeasurement) {
+                out += ScalarResult("warning.${Guards.NOT_STEADY}", if (report.notSteady != null) 1.0 else 0.0, "flag", AggregationPolicy.MAX)
+            }
+            if (report.warmupSeconds >= 0) out += ScalarResult("warmup.seconds", report.warmupSeconds, "s", AggregationPolicy.MAX)
             out += ScalarResult("errors", client.failures.total.toDouble(), "count", AggregationPolicy.SUM)
             for (kind in FailureKind.entries) {
                 val n = client.failures[kind]
@@ -83,6 +89,9 @@ class LoadMetricsProfiler : InternalProfiler {
             if (resources.allocatedBytes >= 0) {
                 out += RatioResult("heap.allocPerReq", "bytes", resources.allocatedBytes.toDouble(), requests)
             }
+            resources.allocLowerBound?.let {
+                out += ScalarResult("heap.allocLowerBound", if (it) 1.0 else 0.0, "share", AggregationPolicy.AVG)
+            }
             out += ScalarResult("threads.peak", resources.peakThreads.toDouble(), "threads", AggregationPolicy.MAX)
             if (resources.inFlightMax >= 0) {
                 out += ScalarResult("server.inFlightMax", resources.inFlightMax.toDouble(), "requests", AggregationPolicy.MAX)
@@ -97,8 +106,17 @@ class LoadMetricsProfiler : InternalProfiler {
     }
 }
 
-/** What one iteration measured: the load client's figures and the JVM's resource use. */
-class IterationReport(val client: ClientReport, val resources: ResourceReport?) {
+/**
+ * What one iteration measured: the load client's figures and the JVM's resource use; the seconds the trial warmed up
+ * for (-1: no steady-state warmup); on the last measured iteration of a fork, the run-level notSteady verdict.
+ */
+class IterationReport(
+    val client: ClientReport,
+    val resources: ResourceReport?,
+    val warmupSeconds: Double = -1.0,
+    val lastMeasurement: Boolean = false,
+    val notSteady: String? = null,
+) {
     /** The [Guards]' verdicts, computed once for the console warning (benchmark) and the JSON flags (profiler). */
     val guards: Map<String, String?> by lazy { Guards.check(this) }
 }
