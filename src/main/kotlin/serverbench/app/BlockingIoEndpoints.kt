@@ -1,7 +1,6 @@
 package serverbench.app
 
 import kotlinx.coroutines.Dispatchers
-import kotlinx.coroutines.delay
 import kotlinx.coroutines.withContext
 import org.springframework.http.MediaType
 import org.springframework.web.bind.annotation.GetMapping
@@ -23,7 +22,8 @@ import java.util.concurrent.CompletableFuture
  *   unbounded cached pool, or a virtual thread per call (JDK 21+).
  * - `boundedElastic`: `Mono.fromCallable(...).subscribeOn(Schedulers.boundedElastic())` (10 × cores threads).
  * - `largePool`: the same on a 1000-thread pool.
- * - `nonBlocking`: coroutine `delay()`: waits without a thread, the lower bound for all of the above.
+ * - `nonBlocking`: waits without a thread on Reactor's timer ([waitWithoutThread]), the lower bound for all of the
+ *   above.
  */
 @RestController
 @RequestMapping("/blocking", produces = [MediaType.TEXT_PLAIN_VALUE])
@@ -59,7 +59,7 @@ class BlockingIoEndpoints(private val pools: WorkerPools) {
 
     @GetMapping("/nonBlocking")
     suspend fun nonBlocking(@RequestParam("ms") ms: Long): String {
-        delay(ms)
+        waitWithoutThread(ms)
         return DONE
     }
 

@@ -10,7 +10,7 @@ import java.time.Duration
 /**
  * The `nettyIoWorkers` knob: Reactor Netty's event loop count (default max(cores, 4)). Boot has no property for it, so
  * when `serverbench.netty.io-workers` is set the Netty app gets its own loop resources of that size, used by the
- * server (and by WebClient in this app, as Boot's shared resources would be).
+ * server and by the proxy's WebClient ([ProxyClients.webClient] runs on this factory's loops).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(NettyIoWorkers.PROPERTY)

@@ -7,6 +7,7 @@ import jakarta.servlet.Filter
 import jakarta.servlet.FilterChain
 import jakarta.servlet.ServletRequest
 import jakarta.servlet.ServletResponse
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.core.Ordered
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit
 
 /** [ServerProbe] on the servlet stack: a filter ahead of every other, counting a request until its response completes. */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty(ServerProbe.PROPERTY)
 class ServerProbeMvc {
     @Bean
     fun serverProbeFilter() = ServerProbeFilter()
@@ -24,7 +26,14 @@ class ServerProbeMvc {
      * attribute bookkeeping on every request. An async request leaves the count when its async cycle completes, not
      * when this filter returns.
      */
-    class ServerProbeFilter : Filter, Ordered {
+    class ServerProbeFilter : Filter, Ordered, AutoCloseable {
+        init {
+            ServerProbe.setInstalled(true)
+        }
+
+        /** Spring calls it as the context closes. */
+        override fun close() = ServerProbe.setInstalled(false)
+
         override fun getOrder() = Ordered.HIGHEST_PRECEDENCE
 
         override fun doFilter(request: ServletRequest, response: ServletResponse, chain: FilterChain) {

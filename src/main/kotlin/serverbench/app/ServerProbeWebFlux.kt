@@ -1,5 +1,6 @@
 package serverbench.app
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.core.Ordered
@@ -12,11 +13,19 @@ import java.util.concurrent.atomic.AtomicBoolean
 
 /** [ServerProbe] on WebFlux: a web filter ahead of every other; the request leaves the count when its response is written. */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty(ServerProbe.PROPERTY)
 class ServerProbeWebFlux {
     @Bean
     fun serverProbeWebFilter() = ServerProbeWebFilter()
 
-    class ServerProbeWebFilter : WebFilter, Ordered {
+    class ServerProbeWebFilter : WebFilter, Ordered, AutoCloseable {
+        init {
+            ServerProbe.setInstalled(true)
+        }
+
+        /** Spring calls it as the context closes. */
+        override fun close() = ServerProbe.setInstalled(false)
+
         override fun getOrder() = Ordered.HIGHEST_PRECEDENCE
 
         // No Mono.defer: the chain already calls each filter per request, at subscription.

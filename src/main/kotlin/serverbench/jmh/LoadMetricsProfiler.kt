@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicReference
  * Turns what the load client and the [ResourceMeter] measured in an iteration into JMH secondary results:
  * `latency.*` (ms, from every request), `errors` (and `errors.<kind>` when non-zero), `reconnects` (when non-zero),
  * `client.cpu` / `client.cpuPerReq` (cores; µs per successful request), `server.cpu` / `server.cpuPerReq` (the rest of
- * the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`, `server.inFlightMax` (requests the server held at once), `littlesLaw` (closed loop) or
+ * the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`, `server.inFlightMax`
+ * (requests the server held at once; with the server probe on), `littlesLaw` (closed loop) or
  * `latency.uncorrected.*`, `openLoop.late` / `openLoop.dropped` / `openLoop.connections` (open loop), the [Guards]'
  * `warning.*` flags, and for leaks over long runs
  * `fds.open` (file descriptors open at the iteration's end) and `heap.afterGc` (MB live after the last collection).

@@ -11,12 +11,15 @@ object Jar {
         override fun toString() = "exit $exitCode\n--- stdout\n${stdout.takeLast(4000)}\n--- stderr\n${stderr.takeLast(4000)}"
     }
 
-    fun run(vararg args: String, java: String = currentJava(), minutes: Long = 5): Run {
+    /** [jvmArgs] go to the launcher's JVM, before `-jar` (e.g. `-Dserverbench.*`, which it forwards to the forks). */
+    fun run(
+        vararg args: String, java: String = currentJava(), minutes: Long = 5, jvmArgs: List<String> = emptyList(),
+    ): Run {
         check(path.isFile) { "$path not built: run mvn package first" }
         val out = File.createTempFile("serverbench-out", ".txt")
         val err = File.createTempFile("serverbench-err", ".txt")
         try {
-            val process = ProcessBuilder(listOf(java, "-jar", path.path) + args)
+            val process = ProcessBuilder(listOf(java) + jvmArgs + listOf("-jar", path.path) + args)
                 .redirectOutput(out).redirectError(err).start()
             if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
                 process.descendants().forEach { it.destroyForcibly() }

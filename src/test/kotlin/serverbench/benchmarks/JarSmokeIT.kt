@@ -16,6 +16,8 @@ import kotlin.test.assertTrue
  */
 class JarSmokeIT {
     private val tiny = arrayOf("-f", "1", "-wi", "1", "-w", "1s", "-i", "2", "-r", "1s")
+    /** `server.inFlightMax` comes from the server probe, off unless switched on. */
+    private val probeOn = "-D${serverbench.app.ServerProbe.PROPERTY}=true"
 
     @Test
     fun `lists the benchmarks`() {
@@ -199,7 +201,7 @@ class JarSmokeIT {
         val json = Files.createTempFile("open", ".json").toFile()
         try {
             val run = Jar.run("DelayBenchmark", "-p", "server=netty", "-p", "delayMs=5", "-p", "rate=200", "-p", "concurrency=8",
-                *tiny, "-rf", "json", "-rff", json.path)
+                *tiny, "-rf", "json", "-rff", json.path, jvmArgs = listOf(probeOn))
             assertEquals(0, run.exitCode, run.toString())
             assertTrue(run.stdout.contains("open loop, 200 req/s on up to 8 connections"), run.stdout)
             val r = JsonMapper.builder().build().readTree(json)[0]
@@ -225,7 +227,7 @@ class JarSmokeIT {
             // connection's first request can be dispatched before the closed one's last has left the count (17 of 16
             // seen once with 20 ms), so this exact check runs without reconnects.
             val run = Jar.run("DelayBenchmark", "-p", "server=tomcat", "-p", "delayMs=50", "-p", "concurrency=16", *tiny,
-                "-rf", "json", "-rff", json.path)
+                "-rf", "json", "-rff", json.path, jvmArgs = listOf(probeOn))
             assertEquals(0, run.exitCode, run.toString())
             assertTrue(run.stdout.contains("closed loop, 16 connections"), run.stdout)
             val m = JsonMapper.builder().build().readTree(json)[0]["secondaryMetrics"]

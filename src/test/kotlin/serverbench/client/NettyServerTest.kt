@@ -11,9 +11,12 @@ import serverbench.fixture.ServerKind
 abstract class NettyServerTest {
     protected lateinit var server: ServerFixture
 
+    /** Properties the class's server starts with (the fixture's overrides). */
+    protected open val serverProperties: Map<String, Any> get() = emptyMap()
+
     @BeforeAll
     fun startServer() {
-        server = ServerFixture.start(ServerKind.NETTY)
+        server = ServerFixture.start(ServerKind.NETTY, serverProperties)
     }
 
     @AfterAll

@@ -16,6 +16,9 @@ import kotlin.test.assertTrue
  * server stall that a closed loop hides (coordinated omission, as wrk2 and HdrHistogram describe it).
  */
 class OpenLoopTest : NettyServerTest() {
+    /** The stall hook lives in the server probe's filter, which is off by default. */
+    override val serverProperties: Map<String, Any> get() = mapOf(ServerProbe.PROPERTY to "true")
+
     private val delay10 = Request("/noop/delay?ms=10", NoopEndpoints.DELAYED)
 
     /** Runs one iteration of [seconds]; [during] is called before each request with the seconds elapsed. */
