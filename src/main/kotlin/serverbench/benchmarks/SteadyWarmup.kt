@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit
  * every benchmark: a server whose hot paths compile in 10 s would waste most of a 50 s warmup, and one that climbs for
  * 40 s would be measured climbing (README, "Warmup").
  *
- * Windows last max(1 s, 40 mean latencies), at most 5 s: a window must hold many round trips of every connection, or
+ * Windows last max(1 s, 10 mean latencies), at most 5 s: a window must hold many round trips of every connection, or
  * whole bursts of responses (handlers that wait in step answer `concurrency` at a time) make its count jump. Where even
  * a 5 s window cannot be more precise than that, the tolerance widens to half a burst of all connections per window.
  */
@@ -66,7 +66,7 @@ class SteadyWarmup(private val maxSeconds: Long) {
         const val DEFAULT_MAX_SECONDS = 90L
         private val MIN_WINDOW: Duration = Duration.ofSeconds(1)
         private val MAX_WINDOW: Duration = Duration.ofSeconds(5)
-        private const val LATENCIES_PER_WINDOW = 40
+        private const val LATENCIES_PER_WINDOW = 10
 
         /**
          * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 90): null

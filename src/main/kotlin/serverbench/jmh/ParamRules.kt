@@ -59,6 +59,7 @@ object ParamRules {
             values.firstOrNull { !rule.accepts(it) }?.let { return "-p $name=$it: $name must be ${rule.allowed}" }
         }
         val settings = try {
+            serverbench.benchmarks.SteadyWarmup.fromSystemProperties()
             ClientSettings.fromSystemProperties()
         } catch (e: IllegalArgumentException) {
             return e.message

@@ -23,7 +23,7 @@ object Plan {
         val mode: Mode,
         /** Parameter values in the benchmark's declaration order. */
         val params: LinkedHashMap<String, String>,
-        /** Rough duration, for the progress line: forks × (warmup + measurement) plus a server start per fork. */
+        /** Rough duration, for the progress line: forks × (steady warmup + JMH warmup + measurement + a server start). */
         val estimateSeconds: Long,
         val measurementIterations: Int = 0,
     ) : Serializable {
@@ -77,10 +77,14 @@ object Plan {
             seconds(o.warmupTime.orElse(e.warmupTime.orElse(Defaults.WARMUP_TIME)))
         val measurement = o.measurementIterations.orElse(e.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS)) *
             seconds(o.measurementTime.orElse(e.measurementTime.orElse(Defaults.MEASUREMENT_TIME)))
-        return forks * (warmup + measurement + SERVER_START_SECONDS)
+        val steady = if (System.getProperty(serverbench.benchmarks.SteadyWarmup.PROPERTY, "auto").trim() == "off") 0
+        else STEADY_WARMUP_SECONDS
+        return forks * (steady + warmup + measurement + SERVER_START_SECONDS)
     }
 
     private fun seconds(t: TimeValue): Long = t.convertTo(TimeUnit.MILLISECONDS).let { (it + 999) / 1000 }
 
     private const val SERVER_START_SECONDS = 3L
+    /** The steady-state warmup's typical length here (README, "Warmup"); it ends between 5 s and its limit. */
+    private const val STEADY_WARMUP_SECONDS = 15L
 }

@@ -217,4 +217,34 @@ class LoadClientTest : NettyServerTest() {
             LoadClient(InetSocketAddress("8.8.8.8", 80), 1, Request("/", "x"), strict)
         }
     }
+
+    @Test
+    fun `failures that arrive between iterations count in the next iteration`() {
+        // The responses of requests in flight when JMH paused are read as the next iteration begins; a failed one must
+        // count there (it was in no earlier iteration's errors), even though successes read then are discarded.
+        client("/fault/status?code=500", "ok", connections = 2, settings = ClientSettings(maxErrors = 1_000)).use { c ->
+            c.start()
+            c.beginIteration() // sends the first request on each connection
+            Thread.sleep(300) // both fail while nobody reads (JMH between iterations)
+            c.beginIteration()
+            val r = c.endIteration()
+            assertTrue(r.failures[FailureKind.NON_2XX] >= 2, "failures ${r.failures.summary()}")
+        }
+    }
+
+    @Test
+    fun `open loop records requests that timed out in the corrected latency, at their timeout`() {
+        // As wrk2 does: with tolerated failures, a tail made only of the requests that completed would be cut.
+        val settings = ClientSettings(timeout = Duration.ofMillis(300), maxErrors = 1_000)
+        LoadClient(server.address, 4, Request("/fault/hang", "never"), settings, rate = 20.0).use { c ->
+            c.start()
+            c.beginIteration()
+            // Nothing ever succeeds: next() gives up after twice the timeout, having sent and timed out requests.
+            assertThrows<LoadFailure> { c.next() }
+            val r = c.endIteration()
+            assertTrue(r.failures[FailureKind.TIMEOUT] >= 1, "timeouts ${r.failures.summary()}")
+            assertEquals(r.failures[FailureKind.TIMEOUT] + r.failures[FailureKind.DROPPED], r.latencyMicros.totalCount)
+            assertTrue(r.latencyMicros.minValue >= 300_000, "recorded at their timeout: ${r.latencyMicros.minValue} µs")
+        }
+    }
 }
