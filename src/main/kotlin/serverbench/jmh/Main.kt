@@ -2,6 +2,7 @@
 
 package serverbench.jmh
 
+import org.openjdk.jmh.annotations.Mode
 import org.openjdk.jmh.results.RunResult
 import org.openjdk.jmh.runner.BenchmarkException
 import org.openjdk.jmh.runner.Defaults
@@ -94,12 +95,9 @@ object Launcher {
             cmd.shouldListProfilers() -> { cmd.listProfilers(); return 0 }
             cmd.shouldListResultFormats() -> { cmd.listResultFormats(); return 0 }
         }
-        cmd.threads.orElse(1).let { threads ->
-            if (threads != 1) {
-                System.err.println("serverbench: -t $threads is not supported: one client thread drives each benchmark; " +
-                    "set the load with -p concurrency=N (connections) instead")
-                return USAGE
-            }
+        unsupported(cmd)?.let {
+            System.err.println("serverbench: $it")
+            return USAGE
         }
         val options = options(cmd, System.getProperties())
         val planned = try {
@@ -218,6 +216,19 @@ object Launcher {
             return 1
         }
         return 0
+    }
+
+    /** JMH options these benchmarks cannot honour, in one line, or null. */
+    fun unsupported(cmd: CommandLineOptions): String? {
+        val threads = cmd.threads.orElse(1)
+        if (threads != 1) {
+            return "-t $threads is not supported: one client thread drives each benchmark; " +
+                "set the load with -p concurrency=N (connections) instead"
+        }
+        // Other modes time next() calls of the client, not requests: avgt's s/op would read as a latency.
+        val mode = cmd.benchModes.firstOrNull { it != Mode.Throughput } ?: return null
+        return "-bm ${mode.shortLabel()} is not supported: the score is successful requests/s (throughput); " +
+            "latency is in latency.* (every request, HdrHistogram); only -bm thrpt"
     }
 
     /** `-prof flame[:opts]` is serverbench's async-profiler flamegraphs ([FlameProfiler]). */

@@ -246,6 +246,15 @@ class JarSmokeIT {
     }
 
     @Test
+    fun `a benchmark mode other than throughput is refused in one line before anything runs`() {
+        val run = Jar.run("NoopBenchmark", "-bm", "avgt")
+        assertEquals(2, run.exitCode, run.toString())
+        assertEquals("serverbench: -bm avgt is not supported: the score is successful requests/s (throughput); " +
+            "latency is in latency.* (every request, HdrHistogram); only -bm thrpt", run.stderr.trim())
+        assertFalse(run.stdout.contains("# Run progress"), run.stdout)
+    }
+
+    @Test
     fun `scripts-bench runs a suite end to end, names its suites, and refuses an unknown one in one line`() {
         fun bench(vararg args: String): Triple<Int, String, String> {
             val p = ProcessBuilder(listOf("bash", "scripts/bench") + args).start()
