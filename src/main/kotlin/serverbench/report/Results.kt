@@ -4,11 +4,17 @@ import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 
-/** One metric of one run: score ± error (the 99.9 % half-interval JMH printed; NaN when it could not tell). */
-data class Metric(val score: Double, val error: Double, val unit: String) {
-    val low: Double get() = score - error
-    val high: Double get() = score + error
-}
+/**
+ * One metric of one run: score ± error (the 99.9 % half-interval JMH printed; NaN when it could not tell), and the
+ * interval's ends, which are not score ± error when it is asymmetric (a percentile's bootstrap interval).
+ */
+data class Metric(
+    val score: Double,
+    val error: Double,
+    val unit: String,
+    val low: Double = score - error,
+    val high: Double = score + error,
+)
 
 /** One JMH result: a benchmark method with its parameter values. */
 data class Run(val benchmark: String, val params: Map<String, String>, val primary: Metric, val secondary: Map<String, Metric>) {
@@ -52,7 +58,16 @@ object Results {
         }
     }
 
-    private fun metric(node: JsonNode) = Metric(number(node["score"]), number(node["scoreError"]), node["scoreUnit"]?.asString() ?: "")
+    private fun metric(node: JsonNode): Metric {
+        val score = number(node["score"])
+        val error = number(node["scoreError"])
+        val unit = node["scoreUnit"]?.asString() ?: ""
+        val ends = node["scoreConfidence"]?.takeIf { it.isArray && it.size() == 2 }
+            ?.let { doubleArrayOf(number(it[0]), number(it[1])) }?.takeIf { e -> e.all { it.isFinite() } }
+        // Without an error JMH writes the score (or NaN) as both ends: no interval either way.
+        if (error.isNaN() || ends == null) return Metric(score, error, unit)
+        return Metric(score, error, unit, ends[0], ends[1])
+    }
 
     /** JMH writes NaN as the string "NaN". */
     private fun number(node: JsonNode?): Double = when {

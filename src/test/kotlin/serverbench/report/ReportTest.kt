@@ -54,6 +54,24 @@ class ReportTest {
     }
 
     @Test
+    fun `an asymmetric interval is compared by its two ends, as the result file's scoreConfidence gives them`(@TempDir dir: File) {
+        // p99.9 12 ms, bootstrap interval [11.5, 30]: JMH's single ± (18) would reach down to -6 and hide the change.
+        fun file(name: String, score: Double, error: Double, low: Double, high: Double) = File(dir, name).apply {
+            writeText("""[{"benchmark": "serverbench.benchmarks.NoopBenchmark.hello", "params": {"server": "netty"},
+                "primaryMetric": {"score": 1000, "scoreError": 10, "scoreConfidence": [990, 1010], "scoreUnit": "ops/s"},
+                "secondaryMetrics": {"latency.p99.9": {"score": $score, "scoreError": $error,
+                "scoreConfidence": [$low, $high], "scoreUnit": "ms"}}}]""")
+        }
+        val head = Results.read(file("head.json", 12.0, 18.0, 11.5, 30.0)).single().metric("latency.p99.9")!!
+        val base = Results.read(file("base.json", 10.0, 0.1, 9.9, 10.1)).single().metric("latency.p99.9")!!
+        assertEquals(11.5, head.low)
+        assertEquals(30.0, head.high)
+        assertEquals(Report.Change.WORSE, Report.significance("latency.p99.9", head, base))
+        // Older files without scoreConfidence: score ± error, as before.
+        assertEquals(Report.Change.NONE, Report.significance("latency.p99.9", Metric(12.0, 18.0, "ms"), base))
+    }
+
+    @Test
     fun `a family swept over a parameter gets log-scale SVG charts with one line per variant and server`(@TempDir dir: File) {
         val charts = Charts.write(head, dir, dir)
         assertEquals(listOf("cpu-limit-throughput.svg", "cpu-limit-p99.svg"), charts.getValue("Cpu"))
