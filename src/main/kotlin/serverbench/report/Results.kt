@@ -33,8 +33,15 @@ data class Run(val benchmark: String, val params: Map<String, String>, val prima
     /** The measurement guards that fired in some measured iteration (`warning.<name>` above 0). */
     val warnings: List<String> get() = secondary.filter { it.key.startsWith("warning.") && it.value.score > 0 }.keys.map { it.removePrefix("warning.") }
 
+    /** `warning.notSteady` above 0: throughput still changed while measured; its figures must not be compared. */
+    val notSteady: Boolean get() = (secondary[NOT_STEADY]?.score ?: 0.0) > 0
+
+    /** `heap.allocLowerBound` above 0: `heap.allocPerReq` could not count all allocation, so it is a lower bound. */
+    val allocLowerBound: Boolean get() = (secondary["heap.allocLowerBound"]?.score ?: 0.0) > 0
+
     companion object {
         const val SCORE = "score"
+        const val NOT_STEADY = "warning.notSteady"
     }
 }
 
