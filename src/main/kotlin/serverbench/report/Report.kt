@@ -73,9 +73,11 @@ object Report {
                 .filter { it !in ALWAYS && runs.map { r -> r.params[it] }.distinct().size > 1 }
             val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList())
             val warned = runs.any { it.warnings.isNotEmpty() }
+            // Once per row: a differential flamegraph is made by the call.
+            val graphs = runs.associateWith { flamegraphs(it) }
             val headers = listOf("variant") + ALWAYS + varying + columns.map { it.second } +
                 (if (warned) listOf("warnings") else emptyList()) +
-                (if (runs.any { flamegraphs(it).isNotEmpty() }) listOf("flamegraphs") else emptyList())
+                (if (graphs.values.any { it.isNotEmpty() }) listOf("flamegraphs") else emptyList())
             out.append(headers.joinToString(" | ", "| ", " |\n"))
             out.append(headers.joinToString(" | ", "| ", " |\n") { if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:" })
             val sorted = runs.sortedWith(compareBy<Run>({ it.variant }, { it.params["server"] })
@@ -88,8 +90,9 @@ object Report {
                 val old = baseByKey[run.key]
                 for ((metric, _) in columns) cells += cell(metric, run, old, base != null)
                 if (warned) cells += run.warnings.joinToString(", ")
-                val graphs = flamegraphs(run)
-                if (headers.last() == "flamegraphs") cells += graphs.joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
+                if (headers.last() == "flamegraphs") {
+                    cells += graphs.getValue(run).joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
+                }
                 out.append(cells.joinToString(" | ", "| ", " |\n"))
             }
             if (runs.any { it.notSteady } || runs.any { baseByKey[it.key]?.notSteady == true }) {

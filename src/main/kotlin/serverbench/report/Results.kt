@@ -16,8 +16,15 @@ data class Metric(
     val high: Double = score + error,
 )
 
-/** One JMH result: a benchmark method with its parameter values. */
-data class Run(val benchmark: String, val params: Map<String, String>, val primary: Metric, val secondary: Map<String, Metric>) {
+/** One JMH result: a benchmark method with its parameter values, and the profiles this very run made. */
+data class Run(
+    val benchmark: String,
+    val params: Map<String, String>,
+    val primary: Metric,
+    val secondary: Map<String, Metric>,
+    /** The files `-prof flame` wrote for this run, as its result file records them ([Flamegraphs.FIELD]). */
+    val profiles: List<File> = emptyList(),
+) {
     /** `CpuBenchmark.direct` -> family `Cpu`, variant `direct`. */
     val family: String get() = benchmark.substringBeforeLast('.').substringAfterLast('.').removeSuffix("Benchmark")
     val variant: String get() = benchmark.substringAfterLast('.')
@@ -61,7 +68,10 @@ object Results {
             r["params"]?.properties()?.forEach { (k, v) -> params[k] = v.asString() }
             val secondary = LinkedHashMap<String, Metric>()
             r["secondaryMetrics"]?.properties()?.forEach { (k, v) -> secondary[k] = metric(v) }
-            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary)
+            val dir = file.absoluteFile.parentFile
+            val listed = r[Flamegraphs.FIELD]?.takeIf { it.isArray }
+            val profiles = (0 until (listed?.size() ?: 0)).map { File(dir, listed!![it].asString()).normalize() }
+            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles)
         }
     }
 

@@ -58,7 +58,7 @@ class ReportTest {
         // p99.9 12 ms, bootstrap interval [11.5, 30]: JMH's single ± (18) would reach down to -6 and hide the change.
         fun file(name: String, score: Double, error: Double, low: Double, high: Double) = File(dir, name).apply {
             writeText("""[{"benchmark": "serverbench.benchmarks.NoopBenchmark.hello", "params": {"server": "netty"},
-                "primaryMetric": {"score": 1000, "scoreError": 10, "scoreConfidence": [990, 1010], "scoreUnit": "ops/s"},
+                "primaryMetric": {"score": 1000, "scoreError": 10, "scoreUnit": "ops/s"},
                 "secondaryMetrics": {"latency.p99.9": {"score": $score, "scoreError": $error,
                 "scoreConfidence": [$low, $high], "scoreUnit": "ms"}}}]""")
         }
@@ -82,17 +82,20 @@ class ReportTest {
     }
 
     @Test
-    fun `a differential flamegraph is made for a row profiled in both runs, with async-profiler's converter`(@TempDir dir: File) {
-        val run = head.first()
-        for ((root, n) in listOf("base" to 30, "head" to 70)) {
-            val d = Flamegraphs.dir(File(dir, root), run.benchmark, run.params).apply { mkdirs() }
-            File(d, "cpu.collapsed").writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write 20\n")
-        }
-        val diffs = Flamegraphs.diff(File(dir, "base"), File(dir, "head"), run, File(dir, "diff"))
-        assertEquals(1, diffs.size)
-        val html = File(diffs.single()).let { if (it.isAbsolute) it else File(File("").absoluteFile, it.path) }
-        assertTrue(html.name == "cpu-diff.html" && html.length() > 1000 && html.readText().contains("PrimesKt.isPrime"), html.path)
-        assertTrue(Flamegraphs.diff(File(dir, "base"), File(dir, "head"), head.last(), File(dir, "diff")).isEmpty())
+    fun `a differential flamegraph is made for a row profiled in both runs, its forks summed`(@TempDir dir: File) {
+        fun profiled(run: Run, side: String, vararg forks: Int) = run.copy(profiles = forks.mapIndexed { i, n ->
+            val name = if (forks.size > 1) "cpu-pid$i.collapsed" else "cpu.collapsed"
+            File(Flamegraphs.dir(File(dir, side), run.benchmark, run.params).apply { mkdirs() }, name).apply {
+                writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write 20\n")
+            }
+        })
+        val base = profiled(head.first(), "base", 30)
+        val now = profiled(head.first(), "head", 40, 30)
+        val diffs = Flamegraphs.diff(base, now, File(dir, "diff"), dir)
+        assertEquals(listOf("diff/CpuBenchmark.direct/${Flamegraphs.dirName(now.params)}/cpu-diff.html"), diffs)
+        val html = File(dir, diffs.single()).readText()
+        assertTrue(html.length > 1000 && html.contains("PrimesKt.isPrime"), html)
+        assertTrue(Flamegraphs.diff(base, head.first(), File(dir, "diff"), dir).isEmpty(), "no profile in the head run")
     }
 
     @Test
