@@ -115,9 +115,8 @@ class LatencyResult private constructor(
         override fun getScoreError(): Double = bootstrap()?.let { max(value - it[0], it[1] - value) } ?: Double.NaN
 
         override fun extendedInfo(): String {
-            val c = bootstrap()
-            val interval = if (c == null) "" else " [%.3f, %.3f] (99.9 %% bootstrap interval);".format(c[0], c[1])
-            return "  $this$interval (of all measured requests; per iteration: ${statistics.n} values, " +
+            val interval = bootstrap()?.let { "interval [%.3f, %.3f], bootstrap of iterations; ".format(it[0], it[1]) }
+            return "  $this (${interval ?: ""}of all measured requests; per iteration: ${statistics.n} values, " +
                 "min ${"%.3f".format(statistics.min)}, max ${"%.3f".format(statistics.max)})\n"
         }
         // Derivatives are recomputed from the merged histogram, never aggregated; JMH still asks for aggregators.
