@@ -20,8 +20,10 @@ import java.time.Instant
  * `-prof flame[:event=cpu|wall|alloc|lock|ctimer|itimer|cpu-clock;interval=N;threads=server|all;dir=profiles;cstack=;overhead]`: async-profiler from its Maven
  * artifact (the native library is inside the jar: nothing to install, no libPath), run inside the fork over the
  * measurement iterations only, writing an HTML flamegraph per fork to
- * `profiles/<Class.method>/<param=value,...>/<event>[-pid<N>].html` with a `.txt` beside it recording the event, the
- * sampling engine, the sample count, the JDK and the parameters.
+ * `profiles/<session>/<Class.method>/<param=value,...>/<event>[-pid<N>].html` with a `.txt` beside it recording the
+ * event, the sampling engine, the sample count, the JDK and the parameters. `session` is the launcher's (its start
+ * time, passed as `session=`), which then records in the result file which files each run made; without it (JMH run
+ * some other way) the graphs go to `profiles/<Class.method>/...`.
  *
  * By default the load client's thread is left out (`exclude=*jmhTest*`: every stack of the JMH benchmark thread, which
  * is the client, passes through JMH's generated `_jmhTest` frame), so the graph shows the server's time only.
@@ -49,7 +51,9 @@ class FlameProfiler(initLine: String) : InternalProfiler {
     }
     private var event: String? = options["event"]
     private val threads = options["threads"] ?: "server"
-    private val dir = File(options["dir"] ?: "profiles")
+    /** Where the graphs go: [Flamegraphs.dir] of this, under the launcher's session when it gave one. */
+    val dir = File(options["dir"] ?: "profiles")
+    private val session: String? = options["session"]
     private var measured = 0
     private var running = false
     private var started = false
@@ -57,7 +61,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
     private val scores = ArrayList<Double>()
 
     init {
-        val unknown = options.keys - setOf("event", "interval", "threads", "dir", "cstack", "overhead")
+        // session: set by the launcher, not by users.
+        val unknown = options.keys - setOf("event", "interval", "threads", "dir", "cstack", "overhead", "session")
         require(unknown.isEmpty()) { "flame: unknown option ${unknown.first()}; allowed: event, interval, threads, dir, cstack, overhead" }
         require(options["overhead"] in setOf(null, "", "true", "false")) { "flame: overhead takes no value (or true/false), was '${options["overhead"]}'" }
         require(event == null || event in EVENTS) { "flame: event must be one of ${EVENTS.joinToString(", ")}, was '$event'" }
@@ -99,7 +104,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         val profiler = profiler()
         val samples = profiler.samples
         val cost = if (overhead) Overhead.of(scores) else null
-        val out = Flamegraphs.dir(dir, benchmarkParams.benchmark, benchmarkParams.paramsKeys.associateWith { benchmarkParams.getParam(it) })
+        val params = benchmarkParams.paramsKeys.associateWith { benchmarkParams.getParam(it) }
+        val out = Flamegraphs.dir(session?.let { File(dir, it) } ?: dir, benchmarkParams.benchmark, params)
         out.mkdirs()
         // One file per fork (named by its pid when there are several): JMH 1.37's own async profiler keeps only the last.
         val fork = if (benchmarkParams.forks > 1) "-pid${ProcessHandle.current().pid()}" else ""

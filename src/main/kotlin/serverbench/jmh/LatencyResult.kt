@@ -10,6 +10,8 @@ import org.openjdk.jmh.util.ListStatistics
 import java.nio.ByteBuffer
 import java.util.AbstractMap
 import java.util.zip.Deflater
+import kotlin.math.max
+import kotlin.math.min
 
 /**
  * Latency of every successful request of an iteration, as an HdrHistogram (µs), carried inside a JMH result.
@@ -17,22 +19,54 @@ import java.util.zip.Deflater
  * Why a custom result: JMH aggregates secondary results across iterations and forks by averaging or summing scores,
  * and the average of per-iteration p99s is not the p99 of the run. This result carries the histogram itself; its
  * aggregator *merges* histograms, so `latency.p99` of a benchmark is the p99 of all measured requests of all
- * measurement iterations of all forks. The percentiles are derivative results, computed from the merged histogram;
- * their error is the 99.9% interval of the per-iteration values, so a reader still sees how stable they were.
+ * measurement iterations of all forks. The percentiles are derivative results, computed from the merged histogram,
+ * with an interval of that same statistic: a bootstrap over the measured iterations ([PercentileBootstrap]). The
+ * interval of the per-iteration values' mean would belong to another figure (for p99.9 and max, far from this one).
  *
  * The result's own score is the mean latency (label `latency.mean`); its statistics are the histogram, so JMH's JSON
  * `scorePercentiles` for `latency.mean` hold the full latency distribution.
  */
 class LatencyResult private constructor(
     private val histogram: HistogramStatistics,
-    /** One row per measured iteration merged into this result: [SUMMARY] values in ms. */
-    private val iterations: List<DoubleArray>,
+    /** The histogram of each measured iteration merged into this result (itself, for one iteration). */
+    private val iterations: List<HistogramStatistics>,
     /** `latency`, or `latency.uncorrected` for the open loop's latency from the actual send. */
     private val prefix: String,
 ) : Result<LatencyResult>(ResultRole.SECONDARY, "$prefix.mean", histogram, UNIT, AggregationPolicy.AVG) {
 
     constructor(histogramMicros: Histogram, prefix: String = PREFIX) :
-        this(HistogramStatistics.of(histogramMicros), listOf(summarize(histogramMicros)), prefix)
+        this(HistogramStatistics.of(histogramMicros), emptyList(), prefix)
+
+    private fun perIterationHistograms() = iterations.ifEmpty { listOf(histogram) }
+
+    /** Bootstrap intervals of the percentiles, in ms: computed once, when a percentile's error is first asked for. */
+    @Transient
+    private var bootstrap: List<DoubleArray>? = null
+
+    @Transient
+    private var bootstrapDone = false
+
+    private fun bootstrapInterval(i: Int): DoubleArray? {
+        if (!bootstrapDone) {
+            val iterations = perIterationHistograms()
+            // JMH aggregates a run's iterations anew each time its results are read (result block, final table, the
+            // result file after every run): a new merged result each time, over the same iteration objects.
+            val known = iterations.first().bootstraps
+            val same = known.firstOrNull { (its, _) ->
+                its.size == iterations.size && its.zip(iterations).all { (a, b) -> a === b }
+            }
+            bootstrap = if (same != null) same.second else bootstrap(iterations).also {
+                known += iterations to it
+                if (known.size > 4) known.removeAt(0)
+            }
+            bootstrapDone = true
+        }
+        return bootstrap?.get(i - 1)
+    }
+
+    private fun bootstrap(iterations: List<HistogramStatistics>): List<DoubleArray>? =
+        PercentileBootstrap(iterations.map { it.decoded() }).intervals(SUMMARY.copyOfRange(1, SUMMARY.size))
+            ?.map { doubleArrayOf(it[0] / 1000.0, it[1] / 1000.0) }
 
     val count: Long get() = histogram.n
 
@@ -47,24 +81,44 @@ class LatencyResult private constructor(
     override fun getIterationAggregator(): Aggregator<LatencyResult> = MERGE
 
     override fun getDerivativeResults(): Collection<Result<*>> = SUMMARY.indices.drop(1).map { i ->
-        PercentileResult(prefix + SUMMARY_SUFFIXES[i], histogram.summaryValue(i), perIteration(i))
+        PercentileResult(prefix + SUMMARY_SUFFIXES[i], histogram.summaryValue(i), perIteration(i), this, i)
     }
 
-    private fun perIteration(i: Int) = ListStatistics().also { s -> iterations.forEach { s.addValue(it[i]) } }
+    private fun perIteration(i: Int) =
+        ListStatistics().also { s -> perIterationHistograms().forEach { s.addValue(it.summaryValue(i)) } }
 
     private fun spread(i: Int): Double = perIteration(i).getMeanErrorAt(0.999) // NaN below 3 iterations
 
     override fun extendedInfo(): String = distributionExtendedInfo()
 
-    /** A percentile of the merged histogram, with the per-iteration values as its statistics. */
-    class PercentileResult(label: String, private val value: Double, perIteration: ListStatistics) :
-        Result<PercentileResult>(ResultRole.SECONDARY_DERIVATIVE, label, perIteration, UNIT, AggregationPolicy.AVG) {
+    /**
+     * A percentile of the merged histogram, with the per-iteration values as its statistics (JMH's rawData) and the
+     * bootstrap interval of the merged percentile as its confidence. The interval is asymmetric (a long tail in one
+     * iteration stretches it upwards only); JMH prints one ±, so the error is its larger half.
+     */
+    class PercentileResult internal constructor(
+        label: String,
+        private val value: Double,
+        perIteration: ListStatistics,
+        private val source: LatencyResult,
+        private val index: Int,
+    ) : Result<PercentileResult>(ResultRole.SECONDARY_DERIVATIVE, label, perIteration, UNIT, AggregationPolicy.AVG) {
         override fun getScore(): Double = value
-        override fun getScoreError(): Double = statistics.getMeanErrorAt(0.999) // NaN below 3 iterations
-        override fun getScoreConfidence(): DoubleArray = interval(value, scoreError)
-        override fun extendedInfo(): String =
-            "  $this (of all measured requests; per iteration: ${statistics.n} values, min ${"%.3f".format(statistics.min)}, " +
-                "max ${"%.3f".format(statistics.max)})\n"
+
+        /** Below 3 iterations none: the error is NaN and the "interval" the score itself, as before. */
+        private fun bootstrap(): DoubleArray? = source.bootstrapInterval(index)
+            // The percentile bootstrap can leave the estimate just outside on coarse data; a ± around it must cover it.
+            ?.let { doubleArrayOf(min(it[0], value), max(it[1], value)) }
+
+        override fun getScoreConfidence(): DoubleArray = bootstrap() ?: doubleArrayOf(value, value)
+
+        override fun getScoreError(): Double = bootstrap()?.let { max(value - it[0], it[1] - value) } ?: Double.NaN
+
+        override fun extendedInfo(): String {
+            val interval = bootstrap()?.let { "interval [%.3f, %.3f], bootstrap of iterations; ".format(it[0], it[1]) }
+            return "  $this (${interval ?: ""}of all measured requests; per iteration: ${statistics.n} values, " +
+                "min ${"%.3f".format(statistics.min)}, max ${"%.3f".format(statistics.max)})\n"
+        }
         // Derivatives are recomputed from the merged histogram, never aggregated; JMH still asks for aggregators.
         override fun getThreadAggregator(): Aggregator<PercentileResult> = Aggregator { it.first() }
         override fun getIterationAggregator(): Aggregator<PercentileResult> = Aggregator { it.first() }
@@ -85,10 +139,9 @@ class LatencyResult private constructor(
         private val MERGE = Aggregator<LatencyResult> { results ->
             val merged = Histogram(results.first().histogram.decoded().highestTrackableValue, 3)
             results.forEach { merged.add(it.histogram.decoded()) }
-            LatencyResult(HistogramStatistics.of(merged), results.flatMap { it.iterations }, results.first().prefix)
+            val iterations = results.flatMap { it.perIterationHistograms() }
+            LatencyResult(HistogramStatistics.of(merged), iterations, results.first().prefix)
         }
-
-        private fun summarize(h: Histogram) = DoubleArray(SUMMARY.size) { i -> summaryValue(h, i) }
 
         private fun summaryValue(h: Histogram, i: Int): Double = when {
             h.totalCount == 0L -> Double.NaN
@@ -111,6 +164,13 @@ class LatencyResult private constructor(
 class HistogramStatistics private constructor(private val compressed: ByteArray) : AbstractStatistics() {
     @Transient
     private var histogram: Histogram? = null
+
+    /** Bootstrap intervals (ms) of the merged results whose first iteration this is, with their iterations. */
+    @Transient
+    internal var bootstrapCache: MutableList<Pair<List<HistogramStatistics>, List<DoubleArray>?>>? = null
+
+    internal val bootstraps get() = bootstrapCache ?: ArrayList<Pair<List<HistogramStatistics>, List<DoubleArray>?>>()
+        .also { bootstrapCache = it }
 
     fun decoded(): Histogram = histogram ?: Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(compressed), 0)
         .also { histogram = it }

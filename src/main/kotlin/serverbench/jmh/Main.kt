@@ -2,6 +2,7 @@
 
 package serverbench.jmh
 
+import org.openjdk.jmh.annotations.Mode
 import org.openjdk.jmh.results.RunResult
 import org.openjdk.jmh.runner.BenchmarkException
 import org.openjdk.jmh.runner.Defaults
@@ -16,6 +17,7 @@ import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.OptionsBuilder
 import org.openjdk.jmh.runner.options.VerboseMode
 import serverbench.client.LoadFailure
+import serverbench.report.Flamegraphs
 import java.io.File
 import java.lang.management.ManagementFactory
 import java.util.concurrent.TimeUnit
@@ -94,12 +96,9 @@ object Launcher {
             cmd.shouldListProfilers() -> { cmd.listProfilers(); return 0 }
             cmd.shouldListResultFormats() -> { cmd.listResultFormats(); return 0 }
         }
-        cmd.threads.orElse(1).let { threads ->
-            if (threads != 1) {
-                System.err.println("serverbench: -t $threads is not supported: one client thread drives each benchmark; " +
-                    "set the load with -p concurrency=N (connections) instead")
-                return USAGE
-            }
+        unsupported(cmd)?.let {
+            System.err.println("serverbench: $it")
+            return USAGE
         }
         val options = options(cmd, System.getProperties())
         val planned = try {
@@ -115,6 +114,7 @@ object Launcher {
             return USAGE
         }
         // A bad profiler option must fail here, in one line, not inside JMH as a reflection stack trace.
+        var flamegraphs: FlameProfiler? = null
         for (p in cmd.profilers.filter { it.klass == FlameProfiler::class.java.name }) {
             val flame = try {
                 FlameProfiler(p.opts)
@@ -131,6 +131,7 @@ object Launcher {
                     "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); ${it.benchmark.removePrefix("serverbench.benchmarks.")} has ${it.measurementIterations}")
                 return USAGE
             }
+            if (flamegraphs == null) flamegraphs = flame
         }
         ParamRules.check(ParamRules.given(args), planned, Plan.declaredParams(options))?.let {
             System.err.println("serverbench: $it")
@@ -158,6 +159,19 @@ object Launcher {
                 return USAGE
             }
         }
+        // Each session profiles into a directory of its own, and the result file lists what each run wrote there: a
+        // report must never show a graph of another run (an earlier one, or the baseline's) with this run's figures.
+        val session = try {
+            flamegraphs?.let { Flamegraphs.newSession(it.dir) }
+        } catch (e: java.io.IOException) {
+            System.err.println("serverbench: -prof flame: ${e.message}; nothing was run")
+            return USAGE
+        }
+        val runOptions = if (session == null) options
+            else options(CommandLineOptions(*withProfilerAliases(given, session)), System.getProperties())
+        val sessionDir = session?.let { File(flamegraphs!!.dir, it) }
+        sessionDir?.let { println("serverbench: flamegraphs of this session go to ${it.path}/") }
+        val profiles = HashMap<RunResult, List<File>>()
         val out = SessionOutput(OutputFormatFactory.createFormatInstance(System.out, cmd.verbosity().orElse(Defaults.VERBOSITY)))
         val results = ArrayList<RunResult>()
         val failed = ArrayList<String>()
@@ -172,7 +186,11 @@ object Launcher {
             println(Progress.line(i, runs, elapsed()))
             out.takeFailure()
             try {
-                val complete = Runner(SingleRun(options, run), out).run().filter { Outcomes.isComplete(it) }
+                val complete = Runner(SingleRun(runOptions, run), out).run().filter { Outcomes.isComplete(it) }
+                if (sessionDir != null) complete.forEach { r ->
+                    val params = r.params.paramsKeys.associateWith { r.params.getParam(it) }
+                    profiles[r] = Flamegraphs.made(sessionDir, r.params.benchmark, params)
+                }
                 if (complete.isEmpty()) failed += run.describe() + (out.takeFailure()?.let { ": $it" } ?: "")
                 results += complete
             } catch (e: NoBenchmarksException) {
@@ -200,7 +218,9 @@ object Launcher {
                 }
                 break
             } finally {
-                if (resultFile != null && results.isNotEmpty()) Outcomes.write(results, resultFile, resultFormat)
+                if (resultFile != null && results.isNotEmpty()) {
+                    Outcomes.write(results, resultFile, resultFormat) { profiles[it].orEmpty() }
+                }
             }
         }
 
@@ -220,10 +240,30 @@ object Launcher {
         return 0
     }
 
-    /** `-prof flame[:opts]` is serverbench's async-profiler flamegraphs ([FlameProfiler]). */
-    fun withProfilerAliases(args: Array<String>): Array<String> = Array(args.size) { i ->
+    /** JMH options these benchmarks cannot honour, in one line, or null. */
+    fun unsupported(cmd: CommandLineOptions): String? {
+        val threads = cmd.threads.orElse(1)
+        if (threads != 1) {
+            return "-t $threads is not supported: one client thread drives each benchmark; " +
+                "set the load with -p concurrency=N (connections) instead"
+        }
+        // Other modes time next() calls of the client, not requests: avgt's s/op would read as a latency.
+        val mode = cmd.benchModes.firstOrNull { it != Mode.Throughput } ?: return null
+        return "-bm ${mode.shortLabel()} is not supported: the score is successful requests/s (throughput); " +
+            "latency is in latency.* (every request, HdrHistogram); only -bm thrpt"
+    }
+
+    /**
+     * `-prof flame[:opts]` is serverbench's async-profiler flamegraphs ([FlameProfiler]); with a [session], the forks'
+     * profiler is told it, so that it writes into this session's directory.
+     */
+    fun withProfilerAliases(args: Array<String>, session: String? = null): Array<String> = Array(args.size) { i ->
         val a = args[i]
-        if (i > 0 && args[i - 1] == "-prof" && (a == "flame" || a.startsWith("flame:"))) FlameProfiler::class.java.name + a.removePrefix("flame") else a
+        val flame = FlameProfiler::class.java.name
+        val named = if (a == "flame" || a.startsWith("flame:")) flame + a.removePrefix("flame") else a
+        if (i == 0 || args[i - 1] != "-prof" || (named != flame && !named.startsWith("$flame:"))) a
+        else if (session == null) named
+        else "$named${if (named == flame) ":" else ";"}session=$session"
     }
 
     fun options(cmd: Options, properties: java.util.Properties): Options {

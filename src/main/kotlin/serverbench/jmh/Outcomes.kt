@@ -9,6 +9,11 @@ import org.openjdk.jmh.results.format.ResultFormatType
 import org.openjdk.jmh.runner.format.OutputFormat
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.util.Optional
+import serverbench.report.Flamegraphs
+import tools.jackson.databind.json.JsonMapper
+import tools.jackson.databind.node.ArrayNode
+import tools.jackson.databind.node.ObjectNode
+import java.io.ByteArrayOutputStream
 import java.io.File
 import java.io.PrintStream
 import java.nio.file.Files
@@ -55,13 +60,42 @@ object Outcomes {
         return File(file).parentFile?.let { File(it, kept.name).path } ?: kept.name
     }
 
-    /** Writes [results] to [file] in [format] through a temporary file, so a reader never sees a half-written file. */
-    fun write(results: Collection<RunResult>, file: String, format: ResultFormatType) {
+    /**
+     * Writes [results] to [file] in [format] through a temporary file, so a reader never sees a half-written file. In
+     * JSON, an entry whose run made [profiles] lists them (field [Flamegraphs.FIELD], paths relative to the file's
+     * directory), so a report links the graphs of that run and of no other.
+     */
+    fun write(results: Collection<RunResult>, file: String, format: ResultFormatType,
+              profiles: (RunResult) -> List<File> = { emptyList() }) {
         val target = File(file).absoluteFile
         target.parentFile?.mkdirs()
         val temp = File(target.parentFile, ".${target.name}.tmp")
-        PrintStream(temp, Charsets.UTF_8).use { ResultFormatFactory.getInstance(format, it).writeOut(results) }
+        val listed = results.map { r ->
+            profiles(r).map { it.absoluteFile.relativeTo(target.parentFile).invariantSeparatorsPath }
+        }
+        if (format != ResultFormatType.JSON || listed.all { it.isEmpty() }) {
+            PrintStream(temp, Charsets.UTF_8).use { ResultFormatFactory.getInstance(format, it).writeOut(results) }
+        } else {
+            val json = ByteArrayOutputStream()
+            PrintStream(json, true, Charsets.UTF_8).use { out ->
+                ResultFormatFactory.getInstance(format, out).writeOut(results)
+            }
+            temp.writeText(withProfiles(json.toString(Charsets.UTF_8), listed), Charsets.UTF_8)
+        }
         Files.move(temp.toPath(), target.toPath(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE)
+    }
+
+    /** JMH's JSON with [Flamegraphs.FIELD] added to the entries (in the same order) that have profiles. */
+    fun withProfiles(json: String, profiles: List<List<String>>): String {
+        val mapper = JsonMapper.builder().build()
+        val root = mapper.readTree(json) as ArrayNode
+        require(root.size() == profiles.size) { "${root.size()} results, ${profiles.size} profile lists" }
+        profiles.forEachIndexed { i, paths ->
+            if (paths.isNotEmpty()) {
+                (root[i] as ObjectNode).putArray(Flamegraphs.FIELD).apply { paths.forEach { add(it) } }
+            }
+        }
+        return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n"
     }
 }
 

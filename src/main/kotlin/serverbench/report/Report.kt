@@ -73,9 +73,11 @@ object Report {
                 .filter { it !in ALWAYS && runs.map { r -> r.params[it] }.distinct().size > 1 }
             val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList())
             val warned = runs.any { it.warnings.isNotEmpty() }
+            // Once per row: a differential flamegraph is made by the call.
+            val graphs = runs.associateWith { flamegraphs(it) }
             val headers = listOf("variant") + ALWAYS + varying + columns.map { it.second } +
                 (if (warned) listOf("warnings") else emptyList()) +
-                (if (runs.any { flamegraphs(it).isNotEmpty() }) listOf("flamegraphs") else emptyList())
+                (if (graphs.values.any { it.isNotEmpty() }) listOf("flamegraphs") else emptyList())
             out.append(headers.joinToString(" | ", "| ", " |\n"))
             out.append(headers.joinToString(" | ", "| ", " |\n") { if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:" })
             val sorted = runs.sortedWith(compareBy<Run>({ it.variant }, { it.params["server"] })
@@ -86,11 +88,21 @@ object Report {
                 ALWAYS.forEach { cells += run.params[it] ?: "" }
                 varying.forEach { cells += run.params[it] ?: "" }
                 val old = baseByKey[run.key]
-                for ((metric, _) in columns) cells += cell(metric, run.metric(metric), old?.metric(metric), base != null)
+                for ((metric, _) in columns) cells += cell(metric, run, old, base != null)
                 if (warned) cells += run.warnings.joinToString(", ")
-                val graphs = flamegraphs(run)
-                if (headers.last() == "flamegraphs") cells += graphs.joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
+                if (headers.last() == "flamegraphs") {
+                    cells += graphs.getValue(run).joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
+                }
                 out.append(cells.joinToString(" | ", "| ", " |\n"))
+            }
+            if (runs.any { it.notSteady } || runs.any { baseByKey[it.key]?.notSteady == true }) {
+                out.append("\n(not steady): throughput was still changing while it was measured (`${Run.NOT_STEADY}`): " +
+                    "do not compare such a row, with other rows or with a baseline. No change on it, or against a baseline " +
+                    "row that was not steady, is marked.\n")
+            }
+            if (runs.any { it.allocLowerBound }) {
+                out.append("\n≥ heap B/req: a lower bound (`heap.allocLowerBound`): not all of the run's allocation could " +
+                    "be counted.\n")
             }
             if (base != null) {
                 val missing = runs.count { baseByKey[it.key] == null }
@@ -121,12 +133,20 @@ object Report {
 
     private fun describe(r: Run) = "${r.family}.${r.variant} (${r.params.entries.joinToString(", ") { "${it.key}=${it.value}" }})"
 
-    private fun cell(metric: String, now: Metric?, old: Metric?, withBaseline: Boolean): String {
+    private fun cell(metric: String, run: Run, oldRun: Run?, withBaseline: Boolean): String {
+        val now = run.metric(metric)
+        val old = oldRun?.metric(metric)
         if (now == null || now.score.isNaN()) return "–"
-        val value = (if (metric == "errors") String.format(Locale.ROOT, "%.0f", now.score) else format(now.score)) + if (metric == Run.SCORE && !now.error.isNaN()) " ± ${format(now.error)}" else ""
+        val value = (if (metric == "heap.allocPerReq" && run.allocLowerBound) "≥ " else "") +
+            (if (metric == "errors") String.format(Locale.ROOT, "%.0f", now.score) else format(now.score)) +
+            (if (metric == Run.SCORE && !now.error.isNaN()) " ± ${format(now.error)}" else "") +
+            (if (metric == Run.SCORE && run.notSteady) " (not steady)" else "")
         if (!withBaseline || old == null || old.score.isNaN()) return value
         val pct = if (old.score == 0.0) (if (now.score == 0.0) 0.0 else Double.POSITIVE_INFINITY) else 100 * (now.score - old.score) / abs(old.score)
         val delta = if (pct.isInfinite()) "new" else String.format(Locale.ROOT, "%+.1f %%", pct)
+        // A throughput still changing while measured says nothing about the change: no mark either way.
+        if (run.notSteady) return "$value ($delta)"
+        if (oldRun.notSteady) return if (metric == Run.SCORE) "$value ($delta, baseline not steady)" else "$value ($delta)"
         return when (significance(metric, now, old)) {
             Change.NONE -> "$value ($delta)"
             Change.BETTER -> "$value **(▲ $delta)**"

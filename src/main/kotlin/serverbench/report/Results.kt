@@ -4,14 +4,27 @@ import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 
-/** One metric of one run: score ± error (the 99.9 % half-interval JMH printed; NaN when it could not tell). */
-data class Metric(val score: Double, val error: Double, val unit: String) {
-    val low: Double get() = score - error
-    val high: Double get() = score + error
-}
+/**
+ * One metric of one run: score ± error (the 99.9 % half-interval JMH printed; NaN when it could not tell), and the
+ * interval's ends, which are not score ± error when it is asymmetric (a percentile's bootstrap interval).
+ */
+data class Metric(
+    val score: Double,
+    val error: Double,
+    val unit: String,
+    val low: Double = score - error,
+    val high: Double = score + error,
+)
 
-/** One JMH result: a benchmark method with its parameter values. */
-data class Run(val benchmark: String, val params: Map<String, String>, val primary: Metric, val secondary: Map<String, Metric>) {
+/** One JMH result: a benchmark method with its parameter values, and the profiles this very run made. */
+data class Run(
+    val benchmark: String,
+    val params: Map<String, String>,
+    val primary: Metric,
+    val secondary: Map<String, Metric>,
+    /** The files `-prof flame` wrote for this run, as its result file records them ([Flamegraphs.FIELD]). */
+    val profiles: List<File> = emptyList(),
+) {
     /** `CpuBenchmark.direct` -> family `Cpu`, variant `direct`. */
     val family: String get() = benchmark.substringBeforeLast('.').substringAfterLast('.').removeSuffix("Benchmark")
     val variant: String get() = benchmark.substringAfterLast('.')
@@ -27,8 +40,15 @@ data class Run(val benchmark: String, val params: Map<String, String>, val prima
     /** The measurement guards that fired in some measured iteration (`warning.<name>` above 0). */
     val warnings: List<String> get() = secondary.filter { it.key.startsWith("warning.") && it.value.score > 0 }.keys.map { it.removePrefix("warning.") }
 
+    /** `warning.notSteady` above 0: throughput still changed while measured; its figures must not be compared. */
+    val notSteady: Boolean get() = (secondary[NOT_STEADY]?.score ?: 0.0) > 0
+
+    /** `heap.allocLowerBound` above 0: `heap.allocPerReq` could not count all allocation, so it is a lower bound. */
+    val allocLowerBound: Boolean get() = (secondary["heap.allocLowerBound"]?.score ?: 0.0) > 0
+
     companion object {
         const val SCORE = "score"
+        const val NOT_STEADY = "warning.notSteady"
     }
 }
 
@@ -48,11 +68,23 @@ object Results {
             r["params"]?.properties()?.forEach { (k, v) -> params[k] = v.asString() }
             val secondary = LinkedHashMap<String, Metric>()
             r["secondaryMetrics"]?.properties()?.forEach { (k, v) -> secondary[k] = metric(v) }
-            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary)
+            val dir = file.absoluteFile.parentFile
+            val listed = r[Flamegraphs.FIELD]?.takeIf { it.isArray }
+            val profiles = (0 until (listed?.size() ?: 0)).map { File(dir, listed!![it].asString()).normalize() }
+            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles)
         }
     }
 
-    private fun metric(node: JsonNode) = Metric(number(node["score"]), number(node["scoreError"]), node["scoreUnit"]?.asString() ?: "")
+    private fun metric(node: JsonNode): Metric {
+        val score = number(node["score"])
+        val error = number(node["scoreError"])
+        val unit = node["scoreUnit"]?.asString() ?: ""
+        val ends = node["scoreConfidence"]?.takeIf { it.isArray && it.size() == 2 }
+            ?.let { doubleArrayOf(number(it[0]), number(it[1])) }?.takeIf { e -> e.all { it.isFinite() } }
+        // Without an error JMH writes the score (or NaN) as both ends: no interval either way.
+        if (error.isNaN() || ends == null) return Metric(score, error, unit)
+        return Metric(score, error, unit, ends[0], ends[1])
+    }
 
     /** JMH writes NaN as the string "NaN". */
     private fun number(node: JsonNode?): Double = when {

@@ -76,13 +76,22 @@ class JarSmokeIT {
     }
 
     @Test
-    fun `-prof flame writes a flamegraph of the server threads with what produced it`() {
+    fun `-prof flame writes a flamegraph of the server threads with what produced it, listed in the result file`() {
         val dir = Files.createTempDirectory("profiles").toFile()
+        val json = Files.createTempFile("flame", ".json").toFile()
         try {
             val run = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=100000", "-p", "concurrency=8",
-                "-f", "1", "-wi", "1", "-w", "2s", "-i", "1", "-r", "2s", "-prof", "flame:dir=${dir.path}")
+                "-f", "1", "-wi", "1", "-w", "2s", "-i", "1", "-r", "2s", "-prof", "flame:dir=${dir.path}",
+                "-rf", "json", "-rff", json.path)
             assertEquals(0, run.exitCode, run.toString())
-            val out = File(dir, "CpuBenchmark.direct/concurrency=8,limit=100000,rate=0,server=netty")
+            // A directory per session (the launcher's start time), so no later run overwrites or passes for these.
+            val session = dir.listFiles()!!.single()
+            assertTrue(run.stdout.contains("flamegraphs of this session go to ${session.path}/"), run.stdout)
+            val out = File(session, "CpuBenchmark.direct/concurrency=8,limit=100000,rate=0,server=netty")
+            val listed = JsonMapper.builder().build().readTree(json)[0]["profiles"]
+            val expected = listOf("cpu.collapsed", "cpu.html", "cpu.txt")
+                .map { File(out, it).relativeTo(json.parentFile).invariantSeparatorsPath }
+            assertEquals(expected, (0 until listed.size()).map { listed[it].asString() })
             val html = File(out, "cpu.html")
             assertTrue(html.isFile && html.length() > 10_000, "no flamegraph in $out: ${dir.walk().toList()}")
             assertTrue(html.readText().contains("PrimesKt.isPrime"), "the primes code is missing from the graph")
@@ -96,6 +105,7 @@ class JarSmokeIT {
             assertTrue(meta.contains("graph total: $samples (the load client left out"), meta)
         } finally {
             dir.deleteRecursively()
+            json.delete()
         }
     }
 
@@ -112,7 +122,9 @@ class JarSmokeIT {
                 return
             }
             assertEquals(0, run.exitCode, run.toString())
-            val meta = File(dir, "CpuBenchmark.direct/concurrency=8,limit=1000,rate=0,server=netty/cpu-clock.txt").readText()
+            val session = dir.listFiles()!!.single()
+            val out = File(session, "CpuBenchmark.direct/concurrency=8,limit=1000,rate=0,server=netty")
+            val meta = File(out, "cpu-clock.txt").readText()
             assertTrue(meta.contains("engine: perf_events") && Regex("samples: [1-9]").containsMatchIn(meta), meta)
         } finally {
             dir.deleteRecursively()
@@ -130,7 +142,8 @@ class JarSmokeIT {
             assertEquals(0, run.exitCode, run.toString())
             val line = Regex("serverbench: profiling overhead (-?[0-9.]+) % .*2 ABBA blocks").find(run.stdout)
             assertTrue(line != null, run.stdout)
-            val out = File(dir, "CpuBenchmark.direct/concurrency=8,limit=1000,rate=0,server=netty")
+            val session = dir.listFiles()!!.single()
+            val out = File(session, "CpuBenchmark.direct/concurrency=8,limit=1000,rate=0,server=netty")
             val meta = File(out, "cpu.txt").readText()
             assertTrue(meta.contains("overhead: ${line.groupValues[1]} %") && meta.contains("profiled: the 1st and 4th of every 4"), meta)
             assertTrue(File(out, "cpu.html").length() > 10_000, "no flamegraph in $out")
@@ -245,6 +258,15 @@ class JarSmokeIT {
         val run = Jar.run("DelayBenchmark", "-p", "rate=-5")
         assertEquals(2, run.exitCode, run.toString())
         assertEquals("serverbench: -p rate=-5: rate must be an integer from 0 to 1000000", run.stderr.trim())
+    }
+
+    @Test
+    fun `a benchmark mode other than throughput is refused in one line before anything runs`() {
+        val run = Jar.run("NoopBenchmark", "-bm", "avgt")
+        assertEquals(2, run.exitCode, run.toString())
+        assertEquals("serverbench: -bm avgt is not supported: the score is successful requests/s (throughput); " +
+            "latency is in latency.* (every request, HdrHistogram); only -bm thrpt", run.stderr.trim())
+        assertFalse(run.stdout.contains("# Run progress"), run.stdout)
     }
 
     @Test

@@ -54,6 +54,24 @@ class ReportTest {
     }
 
     @Test
+    fun `an asymmetric interval is compared by its two ends, as the result file's scoreConfidence gives them`(@TempDir dir: File) {
+        // p99.9 12 ms, bootstrap interval [11.5, 30]: JMH's single ± (18) would reach down to -6 and hide the change.
+        fun file(name: String, score: Double, error: Double, low: Double, high: Double) = File(dir, name).apply {
+            writeText("""[{"benchmark": "serverbench.benchmarks.NoopBenchmark.hello", "params": {"server": "netty"},
+                "primaryMetric": {"score": 1000, "scoreError": 10, "scoreUnit": "ops/s"},
+                "secondaryMetrics": {"latency.p99.9": {"score": $score, "scoreError": $error,
+                "scoreConfidence": [$low, $high], "scoreUnit": "ms"}}}]""")
+        }
+        val head = Results.read(file("head.json", 12.0, 18.0, 11.5, 30.0)).single().metric("latency.p99.9")!!
+        val base = Results.read(file("base.json", 10.0, 0.1, 9.9, 10.1)).single().metric("latency.p99.9")!!
+        assertEquals(11.5, head.low)
+        assertEquals(30.0, head.high)
+        assertEquals(Report.Change.WORSE, Report.significance("latency.p99.9", head, base))
+        // Older files without scoreConfidence: score ± error, as before.
+        assertEquals(Report.Change.NONE, Report.significance("latency.p99.9", Metric(12.0, 18.0, "ms"), base))
+    }
+
+    @Test
     fun `a family swept over a parameter gets log-scale SVG charts with one line per variant and server`(@TempDir dir: File) {
         val charts = Charts.write(head, dir, dir)
         assertEquals(listOf("cpu-limit-throughput.svg", "cpu-limit-p99.svg"), charts.getValue("Cpu"))
@@ -64,17 +82,20 @@ class ReportTest {
     }
 
     @Test
-    fun `a differential flamegraph is made for a row profiled in both runs, with async-profiler's converter`(@TempDir dir: File) {
-        val run = head.first()
-        for ((root, n) in listOf("base" to 30, "head" to 70)) {
-            val d = Flamegraphs.dir(File(dir, root), run.benchmark, run.params).apply { mkdirs() }
-            File(d, "cpu.collapsed").writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write 20\n")
-        }
-        val diffs = Flamegraphs.diff(File(dir, "base"), File(dir, "head"), run, File(dir, "diff"))
-        assertEquals(1, diffs.size)
-        val html = File(diffs.single()).let { if (it.isAbsolute) it else File(File("").absoluteFile, it.path) }
-        assertTrue(html.name == "cpu-diff.html" && html.length() > 1000 && html.readText().contains("PrimesKt.isPrime"), html.path)
-        assertTrue(Flamegraphs.diff(File(dir, "base"), File(dir, "head"), head.last(), File(dir, "diff")).isEmpty())
+    fun `a differential flamegraph is made for a row profiled in both runs, its forks summed`(@TempDir dir: File) {
+        fun profiled(run: Run, side: String, vararg forks: Int) = run.copy(profiles = forks.mapIndexed { i, n ->
+            val name = if (forks.size > 1) "cpu-pid$i.collapsed" else "cpu.collapsed"
+            File(Flamegraphs.dir(File(dir, side), run.benchmark, run.params).apply { mkdirs() }, name).apply {
+                writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write 20\n")
+            }
+        })
+        val base = profiled(head.first(), "base", 30)
+        val now = profiled(head.first(), "head", 40, 30)
+        val diffs = Flamegraphs.diff(base, now, File(dir, "diff"), dir)
+        assertEquals(listOf("diff/CpuBenchmark.direct/${Flamegraphs.dirName(now.params)}/cpu-diff.html"), diffs)
+        val html = File(dir, diffs.single()).readText()
+        assertTrue(html.length > 1000 && html.contains("PrimesKt.isPrime"), html)
+        assertTrue(Flamegraphs.diff(base, head.first(), File(dir, "diff"), dir).isEmpty(), "no profile in the head run")
     }
 
     @Test

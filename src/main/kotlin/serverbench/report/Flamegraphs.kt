@@ -1,0 +1,92 @@
+package serverbench.report
+
+import java.io.File
+import java.io.IOException
+import java.time.Instant
+import java.time.ZoneId
+import java.time.format.DateTimeFormatter
+
+/**
+ * Flamegraphs and the run that made them. `-prof flame` writes per launcher session (one `java -jar` invocation)
+ * `profiles/<session>/<Class.method>/<param=value,...>/<event>[-pid<N>].{html,collapsed,txt}`, and the launcher
+ * records in each entry of the result file ([FIELD]) the files that run made. The report links only those: a directory
+ * named by benchmark and parameters alone also holds the graphs of other runs (an earlier profiled run, the baseline).
+ */
+object Flamegraphs {
+    /** Result-file field of a run: the files its profiler wrote, relative to the result file's directory. */
+    const val FIELD = "profiles"
+
+    private val STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneId.systemDefault())
+
+    /** `concurrency=16,limit=1000,server=netty`; characters a path cannot hold (the `/` of `n/a`) become `_`. */
+    fun dirName(params: Map<String, String>): String = params.toSortedMap().entries
+        .joinToString(",") { "${it.key}=${it.value}" }.replace(Regex("[^A-Za-z0-9._=,+-]"), "_")
+
+    /** The directory of one benchmark method's profiles with these parameters. */
+    fun dir(root: File, benchmark: String, params: Map<String, String>) =
+        File(File(root, benchmark.removePrefix("serverbench.benchmarks.")), dirName(params))
+
+    /**
+     * Creates a new session directory under [root], named by the launcher's start time (`-2`, `-3` … when two sessions
+     * start within a second), and returns its name. Created before any fork writes, so no other session can take it.
+     */
+    fun newSession(root: File, now: Instant = Instant.now()): String {
+        val stamp = STAMP.format(now)
+        root.mkdirs()
+        var name = stamp
+        var n = 2
+        while (!File(root, name).mkdir()) {
+            if (!root.isDirectory || !root.canWrite()) throw IOException("cannot create a directory in $root")
+            name = "$stamp-${n++}"
+        }
+        return name
+    }
+
+    /** The files one run's profiler wrote in its session: what the launcher records in the result file. */
+    fun made(sessionDir: File, benchmark: String, params: Map<String, String>): List<File> =
+        dir(sessionDir, benchmark, params).listFiles { f -> f.isFile }.orEmpty().sortedBy { it.name }
+
+    /** `cpu-pid123.collapsed` -> `cpu`: the event, whichever fork wrote the file. */
+    fun event(file: File): String = file.nameWithoutExtension.replace(Regex("-pid\\d+$"), "")
+
+    /** Paths of [run]'s own HTML flamegraphs, relative to [linkBase] (where the markdown is read from). */
+    fun links(run: Run, linkBase: File): List<String> =
+        run.profiles.filter { it.extension == "html" && it.isFile }.map { relative(it, linkBase) }
+
+    /**
+     * Differential flamegraphs (baseline -> head) for every event both runs recorded, written under [out] by
+     * async-profiler's converter from the `.collapsed` files (the forks of one run summed); returns their paths
+     * relative to [linkBase].
+     */
+    fun diff(base: Run, head: Run, out: File, linkBase: File): List<String> {
+        fun collapsed(run: Run) = run.profiles.filter { it.extension == "collapsed" && it.isFile }.groupBy(::event)
+        val before = collapsed(base)
+        return collapsed(head).toSortedMap().mapNotNull { (event, headFiles) ->
+            val baseFiles = before[event] ?: return@mapNotNull null
+            val target = File(dir(out, head.benchmark, head.params), "$event-diff.html")
+            target.parentFile.mkdirs()
+            val b = concatenated(baseFiles, File(target.parentFile, ".$event-base.collapsed"))
+            val h = concatenated(headFiles, File(target.parentFile, ".$event-head.collapsed"))
+            // The converter prints a progress line on stdout, where the markdown goes.
+            val stdout = System.out
+            System.setOut(System.err)
+            try {
+                one.convert.Main.main(arrayOf("--diff", b.path, h.path, target.path))
+            } finally {
+                System.setOut(stdout)
+                b.delete()
+                h.delete()
+            }
+            relative(target, linkBase)
+        }
+    }
+
+    /** Collapsed stacks add up line by line: one file of several forks' samples. */
+    private fun concatenated(files: List<File>, into: File): File {
+        into.bufferedWriter().use { w -> files.forEach { f -> f.forEachLine { w.write(it); w.newLine() } } }
+        return into
+    }
+
+    private fun relative(file: File, base: File): String =
+        file.absoluteFile.normalize().relativeTo(base.absoluteFile.normalize()).invariantSeparatorsPath
+}
