@@ -272,7 +272,9 @@ class JarSmokeIT {
     @Test
     fun `scripts-bench runs a suite end to end, names its suites, and refuses an unknown one in one line`() {
         fun bench(vararg args: String): Triple<Int, String, String> {
-            val p = ProcessBuilder(listOf("bash", "scripts/bench") + args).start()
+            // A suite sets its own warmup limit on the command line; JAVA_TOOL_OPTIONS bounds it here all the same.
+            val p = ProcessBuilder(listOf("bash", "scripts/bench") + args)
+                .also { it.environment()["JAVA_TOOL_OPTIONS"] = "-Dserverbench.warmup=off" }.start()
             val out = p.inputStream.bufferedReader().readText()
             val err = p.errorStream.bufferedReader().readText()
             assertTrue(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES))
@@ -386,5 +388,8 @@ class JarSmokeIT {
         assertTrue(m["client.cpu"]["score"].asDouble() in 0.0..1.0, "$name client.cpu")
         assertTrue(m["client.cpuPerReq"]["score"].asDouble() > 0, "$name client.cpuPerReq")
         assertEquals(2, m["latency.p99"]["rawData"][0].size(), "$name: one value per measured iteration, no warmup")
+        // The steady-state warmup ran (bounded to 8 s here) and was recorded; two iterations cannot show steadiness.
+        assertTrue(m["warmup.seconds"]["score"].asDouble() in 4.0..20.0, "$name warmup.seconds ${m["warmup.seconds"]}")
+        assertEquals(1.0, m["warning.notSteady"]["score"].asDouble(), "$name warning.notSteady")
     }
 }
