@@ -8,10 +8,14 @@ import java.util.concurrent.TimeUnit
 
 /**
  * Warmup until the server is steady, measured instead of assumed: load in windows, each window's successful req/s a
- * figure, until the last [Steadiness.WINDOWS] agree ([Steadiness.warmedUp]), at least [Steadiness.WINDOWS] windows
- * and at most [maxSeconds]. JMH's warmup is a fixed count of iterations that it cannot end early, and no count suits
+ * figure, until the last [Steadiness.WINDOWS] agree with each other and with the ones before them
+ * ([Steadiness.warmedUp]), at least 2 × [Steadiness.WINDOWS] windows and at most [maxSeconds]. JMH's warmup is a fixed count of iterations that it cannot end early, and no count suits
  * every benchmark: a server whose hot paths compile in 10 s would waste most of a 50 s warmup, and one that climbs for
  * 40 s would be measured climbing (README, "Warmup").
+ *
+ * Throughput alone can plateau while the JIT is still at work (measured: Netty Noop held ~7.5 k req/s for seconds
+ * before C2 took it to 44 k), so the JIT must also be quiet: compilation over the last [Steadiness.WINDOWS] windows
+ * below [JIT_SHARE] of their time.
  *
  * Windows last max(1 s, 10 mean latencies), at most 5 s: a window must hold many round trips of every connection, or
  * whole bursts of responses (handlers that wait in step answer `concurrency` at a time) make its count jump. Where even
@@ -19,10 +23,13 @@ import java.util.concurrent.TimeUnit
  */
 class SteadyWarmup(private val maxSeconds: Long) {
 
-    class Outcome(val seconds: Double, val steady: Boolean, val figures: List<Double>, val windowSeconds: Double) {
+    class Outcome(
+        val seconds: Double, val steady: Boolean, val figures: List<Double>, val windowSeconds: Double, val jitMillis: Long,
+    ) {
         fun describe(): String {
             val last = figures.takeLast(Steadiness.WINDOWS).joinToString(", ") { "%,.0f".format(it) }
-            return if (steady) "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s)".format(seconds, windowSeconds, last)
+            return if (steady) "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them)"
+                .format(seconds, windowSeconds, last, jitMillis)
             else "NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s): measuring anyway, see the notSteady guard"
                 .format(seconds, MAX_PROPERTY, last)
         }
@@ -36,17 +43,26 @@ class SteadyWarmup(private val maxSeconds: Long) {
         val begun = System.nanoTime()
         val limit = TimeUnit.SECONDS.toNanos(maxSeconds)
         val figures = ArrayList<Double>()
+        val jit = ArrayList<Long>()
+        val wall = ArrayList<Long>()
         var window = MIN_WINDOW
         while (true) {
+            val jitBefore = compilation?.totalCompilationTime ?: 0
             val report = loadWindow(client, window, started, ended)
             val seconds = report.wallNanos / 1e9
             val rate = if (seconds > 0) report.successes / seconds else 0.0
             figures += rate
+            jit += (compilation?.totalCompilationTime ?: 0) - jitBefore
+            wall += report.wallNanos / 1_000_000
             val meanLatency = Duration.ofNanos((report.latencyMicros.mean * 1000 * LATENCIES_PER_WINDOW).toLong())
             val tolerance = maxOf(Steadiness.TOLERANCE, client.connections / (2.0 * report.successes.coerceAtLeast(1)))
             val elapsed = System.nanoTime() - begun
-            val steady = Steadiness.warmedUp(figures, tolerance)
-            if (steady || elapsed >= limit) return Outcome(elapsed / 1e9, steady, figures, window.toMillis() / 1000.0)
+            val recentJit = jit.takeLast(Steadiness.WINDOWS).sum()
+            val jitQuiet = recentJit <= JIT_SHARE * wall.takeLast(Steadiness.WINDOWS).sum()
+            val steady = jitQuiet && Steadiness.warmedUp(figures, tolerance)
+            if (steady || elapsed >= limit) {
+                return Outcome(elapsed / 1e9, steady, figures, window.toMillis() / 1000.0, recentJit)
+            }
             window = meanLatency.coerceIn(MIN_WINDOW, MAX_WINDOW)
         }
     }
@@ -60,16 +76,22 @@ class SteadyWarmup(private val maxSeconds: Long) {
         return client.endIteration().also { ended() }
     }
 
+    /** Milliseconds the JIT compilers spent, all threads (null where the JVM does not say). */
+    private val compilation = java.lang.management.ManagementFactory.getCompilationMXBean()
+        ?.takeIf { it.isCompilationTimeMonitoringSupported }
+
     companion object {
+        /** Share of the windows' time the JIT may still spend compiling once steady. */
+        const val JIT_SHARE = 0.05
         const val PROPERTY = "serverbench.warmup"
         const val MAX_PROPERTY = "serverbench.warmupMaxSeconds"
-        const val DEFAULT_MAX_SECONDS = 90L
+        const val DEFAULT_MAX_SECONDS = 120L
         private val MIN_WINDOW: Duration = Duration.ofSeconds(1)
         private val MAX_WINDOW: Duration = Duration.ofSeconds(5)
         private const val LATENCIES_PER_WINDOW = 10
 
         /**
-         * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 90): null
+         * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 120): null
          * when off (JMH's `-wi`/`-w` warm up alone). Throws [IllegalArgumentException] naming the property on bad input.
          */
         fun fromSystemProperties(): SteadyWarmup? {
