@@ -9,13 +9,12 @@ import java.util.concurrent.TimeUnit
 /**
  * Warmup until the server is steady, measured instead of assumed: load in windows, each window's successful req/s a
  * figure, until the last [Steadiness.WINDOWS] agree with each other and with the ones before them
- * ([Steadiness.warmedUp]), at least 2 × [Steadiness.WINDOWS] windows and at most [maxSeconds]. JMH's warmup is a fixed count of iterations that it cannot end early, and no count suits
- * every benchmark: a server whose hot paths compile in 10 s would waste most of a 50 s warmup, and one that climbs for
- * 40 s would be measured climbing (README, "Warmup").
+ * ([Steadiness.warmedUp]), at least 2 × [Steadiness.WINDOWS] windows and at most [maxSeconds]. JMH's warmup is a
+ * fixed count of iterations that it cannot end early, and no count suits every benchmark: how long the hot paths take
+ * to compile differs several-fold between them (README, "Warmup until steady").
  *
- * Throughput alone can plateau while the JIT is still at work (measured: Netty Noop held ~7.5 k req/s for seconds
- * before C2 took it to 44 k), so the JIT must also be quiet: compilation over the last [Steadiness.WINDOWS] windows
- * below [JIT_SHARE] of their time.
+ * Throughput alone can plateau while the JIT is still at work (README: Netty Noop), so the JIT must also be quiet:
+ * compilation over the last [Steadiness.WINDOWS] windows below [JIT_SHARE] of their time.
  *
  * Windows last max(1 s, 10 mean latencies), at most 5 s: a window must hold many round trips of every connection, or
  * whole bursts of responses (handlers that wait in step answer `concurrency` at a time) make its count jump. Where even
@@ -24,14 +23,18 @@ import java.util.concurrent.TimeUnit
 class SteadyWarmup(private val maxSeconds: Long) {
 
     class Outcome(
-        val seconds: Double, val steady: Boolean, val figures: List<Double>, val windowSeconds: Double, val jitMillis: Long,
+        val seconds: Double,
+        val steady: Boolean,
+        val figures: List<Double>,
+        val windowSeconds: Double,
+        val jitMillis: Long,
     ) {
         fun describe(): String {
             val last = figures.takeLast(Steadiness.WINDOWS).joinToString(", ") { "%,.0f".format(it) }
             return if (steady) "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them)"
                 .format(seconds, windowSeconds, last, jitMillis)
-            else "NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s): measuring anyway, see the notSteady guard"
-                .format(seconds, MAX_PROPERTY, last)
+            else ("NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s): measuring anyway, see the " +
+                "notSteady guard").format(seconds, MAX_PROPERTY, last)
         }
     }
 
@@ -91,15 +94,18 @@ class SteadyWarmup(private val maxSeconds: Long) {
         private const val LATENCIES_PER_WINDOW = 10
 
         /**
-         * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 120): null
-         * when off (JMH's `-wi`/`-w` warm up alone). Throws [IllegalArgumentException] naming the property on bad input.
+         * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 120):
+         * null when off (JMH's `-wi`/`-w` warm up alone). Throws [IllegalArgumentException] naming the property on bad
+         * input.
          */
         fun fromSystemProperties(): SteadyWarmup? {
             val mode = System.getProperty(PROPERTY, "auto").trim()
             require(mode == "auto" || mode == "off") { "-D$PROPERTY must be auto or off, was '$mode'" }
             val rawMax = System.getProperty(MAX_PROPERTY)
             val max = rawMax?.trim()?.toLongOrNull() ?: DEFAULT_MAX_SECONDS
-            require(rawMax == null || (rawMax.trim().toLongOrNull() ?: 0) >= 1) { "-D$MAX_PROPERTY must be an integer >= 1 (seconds), was '$rawMax'" }
+            require(rawMax == null || (rawMax.trim().toLongOrNull() ?: 0) >= 1) {
+                "-D$MAX_PROPERTY must be an integer >= 1 (seconds), was '$rawMax'"
+            }
             return if (mode == "off") null else SteadyWarmup(max)
         }
     }

@@ -11,9 +11,9 @@ import kotlin.math.sqrt
  * Why these tests: the coefficient of variation of the last k figures is Georges et al.'s steady-state rule; on its own
  * it passes a slow climb, so the total change over those figures (Sen's slope, robust to one outlier) must be small
  * too, and so must the change from the k figures before them: a climb of under 1 % a window hides in k windows' noise
- * (measured: Tomcat `suspendFun` crept from 3.5 k to 6 k req/s over a minute, then jumped), not over 2k. For the measured iterations the question is whether a reader may compare the score: it may not when the
- * iterations still trend (Mann-Kendall, exact for small n) or when JMH's own 99.9 % interval is wider than
- * [MAX_INTERVAL] of the score.
+ * (README: Tomcat `suspendFun`), not over 2k. For the measured iterations the question is whether a reader may
+ * compare the score: it may not when the iterations still trend (Mann-Kendall, exact for small n) or when JMH's own
+ * 99.9 % interval is wider than [MAX_INTERVAL] of the score.
  */
 object Steadiness {
     /** Warmup: figures compared (the last k windows). */
@@ -22,7 +22,10 @@ object Steadiness {
     const val TOLERANCE = 0.03
     /** Measured iterations: JMH's 99.9 % half-interval beyond this share of the score is not steady. */
     const val MAX_INTERVAL = 0.10
-    /** Measured iterations: a trend counts when Mann-Kendall's two-sided p is below this and it moved the score over [MIN_TREND]. */
+    /**
+     * Measured iterations: a trend counts when Mann-Kendall's two-sided p is below this and it moved the score by over
+     * [MIN_TREND].
+     */
     const val TREND_P = 0.05
     const val MIN_TREND = 0.02
 
@@ -43,17 +46,22 @@ object Steadiness {
 
     /** Why measured iterations [scores] are not steady, or null when they are. */
     fun notSteady(scores: List<Double>): String? {
-        if (scores.size < 3) return "only ${scores.size} measured iteration${if (scores.size == 1) "" else "s"}: steadiness cannot be told (use -i 3 or more)"
+        if (scores.size < 3) {
+            val n = "${scores.size} measured iteration${if (scores.size == 1) "" else "s"}"
+            return "only $n: steadiness cannot be told (use -i 3 or more)"
+        }
         val mean = scores.average()
         if (mean <= 0) return null
         val halfInterval = ListStatistics(scores.toDoubleArray()).getMeanErrorAt(0.999)
         if (halfInterval > MAX_INTERVAL * mean) {
-            return "the 99.9 %% interval is ±%.0f %% of the score (over ±%.0f %%)".format(100 * halfInterval / mean, 100 * MAX_INTERVAL)
+            return "the 99.9 %% interval is ±%.0f %% of the score (over ±%.0f %%)"
+                .format(100 * halfInterval / mean, 100 * MAX_INTERVAL)
         }
         val p = mannKendallP(scores)
         val drift = senSlope(scores) * (scores.size - 1) / mean
         if (p < TREND_P && abs(drift) > MIN_TREND) {
-            return "the iterations still trend (%+.0f %% from first to last, Mann-Kendall p = %.3f)".format(100 * drift, p)
+            return "the iterations still trend (%+.0f %% from first to last, Mann-Kendall p = %.3f)"
+                .format(100 * drift, p)
         }
         return null
     }
