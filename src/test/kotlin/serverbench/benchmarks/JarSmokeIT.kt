@@ -94,8 +94,10 @@ class JarSmokeIT {
             assertEquals(expected, (0 until listed.size()).map { listed[it].asString() })
             val html = File(out, "cpu.html")
             assertTrue(html.isFile && html.length() > 10_000, "no flamegraph in $out: ${dir.walk().toList()}")
-            assertTrue(html.readText().contains("PrimesKt.isPrime"), "the primes code is missing from the graph")
+            // The graph's samples as text (the HTML stores frame names prefix-compressed); after a steady warmup C2 may
+            // have inlined isPrime into the handler, whose frame then carries its samples.
             val collapsed = File(out, "cpu.collapsed").readLines()
+            assertTrue(collapsed.any { it.contains("isPrime") || it.contains("CpuEndpoints.direct") }, "the primes code is missing from the graph")
             assertTrue(collapsed.none { it.contains("jmhTest") }, "the load client's thread must be left out")
             val samples = collapsed.sumOf { it.substringAfterLast(' ').toLong() }
             val primes = collapsed.filter { it.contains("CpuEndpoints.direct") }.sumOf { it.substringAfterLast(' ').toLong() }
