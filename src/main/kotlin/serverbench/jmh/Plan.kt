@@ -56,8 +56,8 @@ object Plan {
         val entries = entries(options)
         val out = ArrayList<Run>()
         for (entry in entries) {
+            // Main refuses every mode but throughput before planning, so there is nothing to expand.
             val modes = options.benchModes.ifEmpty { listOf(entry.mode) }
-                .flatMap { m -> if (m == Mode.All) Mode.entries.filter { it != Mode.All } else listOf(m) }
             var combos = listOf(LinkedHashMap<String, String>())
             for ((name, defaults) in entry.params.orElse(emptyMap())) {
                 val values = options.getParameter(name).orElse(defaults.toList())
