@@ -20,6 +20,8 @@ import serverbench.client.ClientSettings
 import serverbench.client.FileDescriptors
 import serverbench.client.LoadClient
 import serverbench.client.Request
+import serverbench.fixture.CpuBudget
+import serverbench.fixture.CpuPlacement
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import serverbench.jmh.ClientReports
@@ -80,10 +82,23 @@ abstract class HttpBenchmark {
     @Param("0")
     var rate: Int = 0
 
+    /**
+     * The server side's CPU budget: `unlimited`, or CPUs of CFS quota (`0.5`, `1`, ...) as `docker --cpus` applies;
+     * the load client stays outside it ([CpuBudget]; README, "CPU budget").
+     */
+    @Param(CpuPlacement.UNLIMITED)
+    var cpus: String = CpuPlacement.UNLIMITED
+
+    /** Cores the server side is pinned to (`1`, `0-1`), the client to the others, as `--cpuset-cpus`; `none`. */
+    @Param(CpuPlacement.NONE)
+    var cpuset: String = CpuPlacement.NONE
+
     /** The benchmark method being run (set when the trial starts). */
     protected var variant: String = ""
 
     private var fixture: ServerFixture? = null
+    private var budget: CpuBudget? = null
+    private var throttlingStart: CpuBudget.Throttling? = null
     private var client: LoadClient? = null
     private val resources = ResourceMeter()
     private var measurementIterations = 0
@@ -129,16 +144,26 @@ abstract class HttpBenchmark {
             val request = request(variant)
             val settings = clientSettings()
             warmup = SteadyWarmup.fromSystemProperties()
+            val placement = CpuPlacement.of(cpus, cpuset)
+            val budget = if (placement.limited) startBudget(placement) else null
             val properties = serverProperties() + startDependencies()
             val started = System.nanoTime()
             val fixture = try {
-                ServerFixture.start(kind, properties)
+                // Started on a thread inside the budget, so that every thread the server makes lands there too.
+                budget?.onServerThread("serverbench-server-start") { ServerFixture.start(kind, properties) }
+                    ?: ServerFixture.start(kind, properties)
             } catch (e: Exception) {
                 // Spring wraps the cause (a port in use, a bean that failed) in layers of context; say the cause.
                 val cause = generateSequence<Throwable>(e) { it.cause }.last()
                 throw IllegalStateException("the ${kind.id} server failed to start: ${cause.message ?: cause.javaClass.name}", e)
             }.also { this.fixture = it }
             fixture.verify(request, settings)
+            budget?.let { b ->
+                b.sweep()
+                println("serverbench: CPU budget ${b.placement}: ${b.serverThreads()} threads of this JVM in the server's " +
+                    "group (${b.describe()}), the load client's thread outside it; availableProcessors() = " +
+                    Runtime.getRuntime().availableProcessors())
+            }
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
             val client = LoadClient(fixture.address, concurrency, request, settings, rate.toDouble()).also { this.client = it }
             client.start()
@@ -173,6 +198,11 @@ abstract class HttpBenchmark {
         // JMH's iteration window: see LoadClient.next for why the client must know it.
         client.beginIteration(Duration.ofNanos(iteration.time.convertTo(TimeUnit.NANOSECONDS)))
         iterationStarted(client)
+        budget?.let { b ->
+            // A thread the client's thread made (the verify request's client, say) joins the server's group.
+            b.sweep()
+            throttlingStart = b.throttling()
+        }
         resources.begin()
     }
 
@@ -180,6 +210,10 @@ abstract class HttpBenchmark {
     fun endIteration(iteration: IterationParams) = guarded {
         val client = client!!
         val resources = resources.end()
+        val throttled = budget?.let { b ->
+            b.requireClientOutside()
+            throttlingStart?.let { start -> b.throttling()?.minus(start) }
+        }
         val last = iteration.type == IterationType.MEASUREMENT && ++measurementIterations == iteration.count
         val report = client.endIteration()
         iterationEnded(client, last)
@@ -187,7 +221,8 @@ abstract class HttpBenchmark {
             measuredRates += report.successes / (report.wallNanos / 1e9)
         }
         val notSteady = if (last) Steadiness.notSteady(measuredRates) else null
-        val iterationReport = IterationReport(report, resources, warmupSeconds, lastMeasurement = last, notSteady = notSteady)
+        val iterationReport = IterationReport(report, resources, warmupSeconds, lastMeasurement = last, notSteady = notSteady,
+            budget = budget?.let { serverbench.jmh.BudgetReport(it.placement.cpus, throttled) })
         if (iteration.type == IterationType.MEASUREMENT) {
             for ((guard, warning) in iterationReport.guards) {
                 if (warning != null) warnings[guard] = (warnings[guard]?.first ?: 0) + 1 to warning
@@ -219,7 +254,13 @@ abstract class HttpBenchmark {
                 fixture?.close()
             } finally {
                 fixture = null
-                stopDependencies()
+                try {
+                    stopDependencies()
+                } finally {
+                    budget?.let { println("serverbench: ${it.summary()}") }
+                    budget?.close()
+                    budget = null
+                }
             }
         }
     }
@@ -238,6 +279,19 @@ abstract class HttpBenchmark {
             stopClientAndServer()
             throw t
         }
+    }
+
+    /**
+     * Applies [placement] to this JVM, which the launcher started with as many processors as the budget allows; a run
+     * that bypassed the launcher would size its pools for the whole machine, so it fails instead.
+     */
+    private fun startBudget(placement: CpuPlacement): CpuBudget {
+        val active = Runtime.getRuntime().availableProcessors()
+        check(active == placement.activeProcessors) {
+            "$placement needs the fork started with -XX:ActiveProcessorCount=${placement.activeProcessors} (it sees $active " +
+                "processors); run it through target/benchmarks.jar's launcher, which adds it"
+        }
+        return CpuBudget.start(placement).also { budget = it }
     }
 
     protected fun unknown(variant: String): Nothing = error("Unknown variant '$variant' in ${javaClass.simpleName}")

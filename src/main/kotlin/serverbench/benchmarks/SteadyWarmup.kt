@@ -33,8 +33,8 @@ class SteadyWarmup(private val maxSeconds: Long) {
             val last = figures.takeLast(Steadiness.WINDOWS).joinToString(", ") { "%,.0f".format(it) }
             return if (steady) "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them)"
                 .format(seconds, windowSeconds, last, jitMillis)
-            else ("NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s): measuring anyway, see the " +
-                "notSteady guard").format(seconds, MAX_PROPERTY, last)
+            else ("NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s; JIT %d ms in them, steady needs < %.0f %%): " +
+                "measuring anyway, see the notSteady guard").format(seconds, MAX_PROPERTY, last, jitMillis, JIT_SHARE * 100)
         }
     }
 

@@ -86,6 +86,12 @@ class LoadMetricsProfiler : InternalProfiler {
                 val server = (resources.processCpuNanos - client.clientCpuNanos).coerceAtLeast(0).toDouble()
                 out += RatioResult("server.cpu", "cores", server, wall)
                 out += RatioResult("server.cpuPerReq", "ms", server, requests, scale = 1e-6)
+                report.budget?.cpus?.let { cpus -> out += RatioResult("server.cpuOfBudget", "share", server, wall * cpus) }
+            }
+            report.budget?.throttling?.let { t ->
+                // Shares of CFS periods, and time throttled per second of wall: what the quota took from the server.
+                out += RatioResult("server.throttled", "share", t.throttledPeriods.toDouble(), t.periods.toDouble())
+                out += RatioResult("server.throttledMs", "ms/s", t.throttledNanos.toDouble(), wall, scale = 1e3)
             }
             if (resources.allocatedBytes >= 0) {
                 out += RatioResult("heap.allocPerReq", "bytes", resources.allocatedBytes.toDouble(), requests)
@@ -117,10 +123,15 @@ class IterationReport(
     val warmupSeconds: Double = -1.0,
     val lastMeasurement: Boolean = false,
     val notSteady: String? = null,
+    /** With `-p cpus` or `-p cpuset`: the budget and the server group's CFS accounting over the iteration. */
+    val budget: BudgetReport? = null,
 ) {
     /** The [Guards]' verdicts, computed once for the console warning (benchmark) and the JSON flags (profiler). */
     val guards: Map<String, String?> by lazy { Guards.check(this) }
 }
+
+/** The server's CPU budget in an iteration: CPUs of quota (null: cores pinned only) and the CFS counters' deltas. */
+class BudgetReport(val cpus: Double?, val throttling: serverbench.fixture.CpuBudget.Throttling?)
 
 /** Hand-over from the benchmark's iteration teardown (benchmark thread) to [LoadMetricsProfiler] (JMH's thread). */
 object ClientReports {

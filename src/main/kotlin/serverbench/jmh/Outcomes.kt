@@ -189,6 +189,12 @@ class SingleRun(private val base: Options, private val run: Plan.Run) : Options 
     override fun getResult(): Optional<String> = Optional.none()
     override fun getResultFormat(): Optional<ResultFormatType> = Optional.none()
 
+    /** Under a CPU budget the fork's JVM sizes itself as a container's would: to the processors the budget allows. */
+    override fun getJvmArgsAppend(): Optional<Collection<String>> {
+        val processors = ParamRules.placement(run).activeProcessors ?: return base.jvmArgsAppend
+        return Optional.of(base.jvmArgsAppend.orElse(emptyList()) + "-XX:ActiveProcessorCount=$processors")
+    }
+
     companion object {
         private const val serialVersionUID = 1L
     }

@@ -4,6 +4,8 @@ import serverbench.benchmarks.HttpBenchmark
 import serverbench.benchmarks.Knobs
 import serverbench.client.ClientSettings
 import serverbench.client.FileDescriptors
+import serverbench.fixture.Cgroups
+import serverbench.fixture.CpuPlacement
 import serverbench.fixture.ServerKind
 
 /**
@@ -20,6 +22,8 @@ object ParamRules {
     private fun countOrDefault(max: Int) = Rule("'${Knobs.DEFAULT}' or an integer from 1 to $max") { v ->
         v == Knobs.DEFAULT || v == Knobs.NOT_APPLICABLE || v.toIntOrNull()?.let { it in 1..max } == true
     }
+
+    private val CORES = CpuPlacement.machineCores()
 
     /** Waits longer than this would make every request time out at the client's default timeout anyway. */
     private const val MAX_WAIT_MS = 600_000
@@ -39,6 +43,8 @@ object ParamRules {
         Knobs.TOMCAT_MAX_THREADS to countOrDefault(100_000),
         Knobs.NETTY_IO_WORKERS to countOrDefault(1_024),
         Knobs.VIRTUAL_THREADS to Rule("true or false") { it == "true" || it == "false" || it == Knobs.NOT_APPLICABLE },
+        CpuPlacement.CPUS to Rule(CpuPlacement.cpusAllowed(CORES)) { runCatching { CpuPlacement.parseCpus(it, CORES) }.isSuccess },
+        CpuPlacement.CPUSET to Rule(CpuPlacement.cpusetAllowed(CORES)) { runCatching { CpuPlacement.parseCpuset(it, CORES) }.isSuccess },
     )
 
     /** Waits that the client must see answered before its timeout. */
@@ -69,6 +75,7 @@ object ParamRules {
             return "-p $name=$tooLong: every request would time out (client timeout ${settings.timeout.toMillis()} ms); " +
                 "use a shorter wait or raise -D${ClientSettings.TIMEOUT_PROPERTY}"
         }
+        budgetProblem(runs)?.let { return it }
         for (run in runs) {
             val concurrency = run.params["concurrency"]?.toIntOrNull() ?: continue
             try {
@@ -79,6 +86,28 @@ object ParamRules {
         }
         return null
     }
+
+    /**
+     * Where a run asks for a CPU budget: whether this machine and user can make the cgroups, checked by making one
+     * (and removing it) before anything starts. Runs without a budget never touch cgroups.
+     */
+    private fun budgetProblem(runs: List<Plan.Run>): String? {
+        val placements = runs.map { placement(it) }.filter { it.limited }
+        if (placements.isEmpty()) return null
+        val needs = CpuPlacement(placements.firstNotNullOfOrNull { it.cpus }, placements.firstNotNullOfOrNull { it.cpuset })
+        val given = listOfNotNull(needs.cpus?.let { CpuPlacement.CPUS }, needs.cpuset?.let { CpuPlacement.CPUSET })
+            .joinToString(" and ") { "-p $it" }
+        val located = Cgroups.locate(needs, mountinfo = java.io.File(System.getProperty(MOUNTINFO_PROPERTY, "/proc/self/mountinfo")))
+        val problem = located.problem ?: Cgroups.probe(located.hierarchies) ?: return null
+        return "$given: $problem"
+    }
+
+    /** Tests point the launcher at another mount table to see how it refuses a machine without usable cgroups. */
+    const val MOUNTINFO_PROPERTY = "serverbench.internal.mountinfo"
+
+    /** The placement a planned run asks for (values already checked). */
+    fun placement(run: Plan.Run): CpuPlacement = CpuPlacement.of(
+        run.params[CpuPlacement.CPUS] ?: CpuPlacement.UNLIMITED, run.params[CpuPlacement.CPUSET] ?: CpuPlacement.NONE, CORES)
 
     private fun descriptorsPerConnection(run: Plan.Run): Int = runCatching {
         (Class.forName(run.className).getDeclaredConstructor().newInstance() as HttpBenchmark).descriptorsPerConnection

@@ -24,6 +24,13 @@ object Report {
         "threads.peak" to "threads",
     )
 
+    /** Under a CPU budget only (`-p cpus`): what the server used of it and how often the quota stopped it. */
+    private val BUDGET = listOf(
+        "server.cpu" to "server cores",
+        "server.throttled" to "throttled periods",
+        "server.throttledMs" to "throttled ms/s",
+    )
+
     /** Open loop only: latency from the actual send, beside the corrected figures. */
     private val UNCORRECTED_P99 = "latency.uncorrected.p99" to "uncorrected p99 ms"
 
@@ -67,46 +74,15 @@ object Report {
         }
         out.append("\n")
         val baseByKey = base?.associateBy { it.key } ?: emptyMap()
-        for ((family, runs) in head.groupBy { it.family }.toSortedMap()) {
-            out.append("\n## $family\n\n")
-            val varying = runs.flatMap { it.params.keys }.distinct()
-                .filter { it !in ALWAYS && runs.map { r -> r.params[it] }.distinct().size > 1 }
-            val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList())
-            val warned = runs.any { it.warnings.isNotEmpty() }
-            // Once per row: a differential flamegraph is made by the call.
-            val graphs = runs.associateWith { flamegraphs(it) }
-            val headers = listOf("variant") + ALWAYS + varying + columns.map { it.second } +
-                (if (warned) listOf("warnings") else emptyList()) +
-                (if (graphs.values.any { it.isNotEmpty() }) listOf("flamegraphs") else emptyList())
-            out.append(headers.joinToString(" | ", "| ", " |\n"))
-            out.append(headers.joinToString(" | ", "| ", " |\n") { if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:" })
-            val sorted = runs.sortedWith(compareBy<Run>({ it.variant }, { it.params["server"] })
-                .thenComparator { a, b -> compareParams(varying, a, b) })
-            for (run in sorted) {
-                val cells = ArrayList<String>()
-                cells += run.variant
-                ALWAYS.forEach { cells += run.params[it] ?: "" }
-                varying.forEach { cells += run.params[it] ?: "" }
-                val old = baseByKey[run.key]
-                for ((metric, _) in columns) cells += cell(metric, run, old, base != null)
-                if (warned) cells += run.warnings.joinToString(", ")
-                if (headers.last() == "flamegraphs") {
-                    cells += graphs.getValue(run).joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
+        for ((family, all) in head.groupBy { it.family }.toSortedMap()) {
+            out.append("\n## $family\n")
+            // Budgeted and unbudgeted servers answer different questions: never in one table.
+            val placements = all.groupBy { placement(it) }.toSortedMap(compareBy({ it != UNBUDGETED }, { it }))
+            for ((placement, runs) in placements) {
+                if (placements.size > 1 || placement != UNBUDGETED) {
+                    out.append("\n### Server ${if (placement == UNBUDGETED) "without a CPU budget" else "under $placement"}\n")
                 }
-                out.append(cells.joinToString(" | ", "| ", " |\n"))
-            }
-            if (runs.any { it.notSteady } || runs.any { baseByKey[it.key]?.notSteady == true }) {
-                out.append("\n(not steady): throughput was still changing while it was measured (`${Run.NOT_STEADY}`): " +
-                    "do not compare such a row, with other rows or with a baseline. No change on it, or against a baseline " +
-                    "row that was not steady, is marked.\n")
-            }
-            if (runs.any { it.allocLowerBound }) {
-                out.append("\n≥ heap B/req: a lower bound (`heap.allocLowerBound`): not all of the run's allocation could " +
-                    "be counted.\n")
-            }
-            if (base != null) {
-                val missing = runs.count { baseByKey[it.key] == null }
-                if (missing > 0) out.append("\n$missing of ${runs.size} rows have no baseline with the same parameters.\n")
+                table(out, runs, baseByKey, base != null, flamegraphs)
             }
             charts[family]?.forEach { out.append("\n![${File(it).nameWithoutExtension}]($it)\n") }
         }
@@ -118,6 +94,59 @@ object Report {
             }
         }
         return out.toString()
+    }
+
+    private const val UNBUDGETED = "unlimited"
+
+    /** "cpus=1", "cpus=0.5, cpuset=1" or [UNBUDGETED]. */
+    private fun placement(run: Run): String = listOfNotNull(
+        run.params["cpus"]?.takeIf { it != "unlimited" }?.let { "cpus=$it" },
+        run.params["cpuset"]?.takeIf { it != "none" }?.let { "cpuset=$it" },
+    ).joinToString(", ").ifEmpty { UNBUDGETED }
+
+    private fun table(out: StringBuilder, runs: List<Run>, baseByKey: Map<String, Run>, withBaseline: Boolean,
+                      flamegraphs: (Run) -> List<String>) {
+        out.append("\n")
+        val varying = runs.flatMap { it.params.keys }.distinct()
+            .filter { it !in ALWAYS && runs.map { r -> r.params[it] }.distinct().size > 1 }
+        val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList()) +
+            (if (runs.any { it.metric("server.throttled") != null }) BUDGET else emptyList())
+        val warned = runs.any { it.warnings.isNotEmpty() }
+        // Once per row: a differential flamegraph is made by the call.
+        val graphs = runs.associateWith { flamegraphs(it) }
+        val headers = listOf("variant") + ALWAYS + varying + columns.map { it.second } +
+            (if (warned) listOf("warnings") else emptyList()) +
+            (if (graphs.values.any { it.isNotEmpty() }) listOf("flamegraphs") else emptyList())
+        out.append(headers.joinToString(" | ", "| ", " |\n"))
+        out.append(headers.joinToString(" | ", "| ", " |\n") { if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:" })
+        val sorted = runs.sortedWith(compareBy<Run>({ it.variant }, { it.params["server"] })
+            .thenComparator { a, b -> compareParams(varying, a, b) })
+        for (run in sorted) {
+            val cells = ArrayList<String>()
+            cells += run.variant
+            ALWAYS.forEach { cells += run.params[it] ?: "" }
+            varying.forEach { cells += run.params[it] ?: "" }
+            val old = baseByKey[run.key]
+            for ((metric, _) in columns) cells += cell(metric, run, old, withBaseline)
+            if (warned) cells += run.warnings.joinToString(", ")
+            if (headers.last() == "flamegraphs") {
+                cells += graphs.getValue(run).joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
+            }
+            out.append(cells.joinToString(" | ", "| ", " |\n"))
+        }
+        if (runs.any { it.notSteady } || runs.any { baseByKey[it.key]?.notSteady == true }) {
+            out.append("\n(not steady): throughput was still changing while it was measured (`${Run.NOT_STEADY}`): " +
+                "do not compare such a row, with other rows or with a baseline. No change on it, or against a baseline " +
+                "row that was not steady, is marked.\n")
+        }
+        if (runs.any { it.allocLowerBound }) {
+            out.append("\n≥ heap B/req: a lower bound (`heap.allocLowerBound`): not all of the run's allocation could " +
+                "be counted.\n")
+        }
+        if (withBaseline) {
+            val missing = runs.count { baseByKey[it.key] == null }
+            if (missing > 0) out.append("\n$missing of ${runs.size} rows have no baseline with the same parameters.\n")
+        }
     }
 
     private fun compareParams(names: List<String>, a: Run, b: Run): Int {

@@ -285,7 +285,7 @@ class JarSmokeIT {
         }
         val (listed, list, _) = bench("--list")
         assertEquals(0, listed)
-        for (suite in listOf("quick", "cpu-offload", "cpu-cooperative", "blocking-io", "event-loop-vs-thread", "proxy", "cf-vs-sync", "resources")) {
+        for (suite in listOf("quick", "cpu-offload", "cpu-budget", "cpu-cooperative", "blocking-io", "event-loop-vs-thread", "proxy", "cf-vs-sync", "resources")) {
             assertTrue(list.lines().any { it.startsWith("$suite ") }, "--list lacks $suite:\n$list")
         }
         // A whole suite, shortened: the estimate first, progress, then the report's tables; results and report kept.
@@ -303,7 +303,7 @@ class JarSmokeIT {
         }
         val (status, _, err) = bench("nosuch")
         assertEquals(2, status)
-        assertEquals("scripts/bench: unknown suite 'nosuch'; suites: quick, cpu-offload, cpu-cooperative, blocking-io, " +
+        assertEquals("scripts/bench: unknown suite 'nosuch'; suites: quick, cpu-offload, cpu-budget, cpu-cooperative, blocking-io, " +
             "event-loop-vs-thread, proxy, cf-vs-sync, resources", err.trim())
     }
 

@@ -6,7 +6,7 @@ import kotlin.test.assertEquals
 import kotlin.test.assertNull
 
 class ParamRulesTest {
-    private val declared = setOf("server", "concurrency", "limit", "delayMs", "tomcatMaxThreads", "virtualThreads")
+    private val declared = setOf("server", "concurrency", "limit", "delayMs", "tomcatMaxThreads", "virtualThreads", "cpus", "cpuset")
     private val run = Plan.Run("serverbench.benchmarks.NoopBenchmark.hello", Mode.Throughput,
         linkedMapOf("server" to "netty", "concurrency" to "64"), 10)
 
@@ -28,11 +28,16 @@ class ParamRulesTest {
             check("tomcatMaxThreads" to "0"))
         assertEquals("-p virtualThreads=yes: virtualThreads must be true or false", check("virtualThreads" to "yes"))
         assertEquals("-p limit=: an empty value", check("limit" to ""))
+        val cores = serverbench.fixture.CpuPlacement.machineCores()
+        assertEquals("-p cpus=0: cpus must be 'unlimited' or a number of CPUs from 0.01 to $cores (this machine's cores), " +
+            "e.g. 0.5, 1, 1.5", check("cpus" to "0"))
+        assertEquals("-p cpuset=$cores: cpuset must be 'none' or cores from 0 to ${cores - 1} (e.g. 1, 0-1, 0,2) that leave " +
+            "at least one core for the load client", check("cpuset" to "$cores"))
     }
 
     @Test
     fun `a parameter no selected benchmark has is an error, not silently ignored`() {
-        assertEquals("-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, delayMs, limit, " +
+        assertEquals("-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, delayMs, limit, " +
             "server, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)", check("limt" to "1000"))
     }
 

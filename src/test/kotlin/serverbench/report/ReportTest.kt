@@ -33,6 +33,25 @@ class ReportTest {
     }
 
     @Test
+    fun `budgeted and unbudgeted servers get tables of their own, the budgeted one with its throttling`() {
+        fun run(cpus: String, limit: String) = Run("serverbench.benchmarks.CpuBenchmark.direct",
+            mapOf("server" to "tomcat", "cpus" to cpus, "cpuset" to "none", "limit" to limit), Metric(100.0, 1.0, "ops/s"),
+            if (cpus == "unlimited") mapOf("server.cpu" to Metric(1.4, Double.NaN, "cores"))
+            else mapOf("server.cpu" to Metric(0.98, Double.NaN, "cores"), "server.throttled" to Metric(0.9, Double.NaN, "share"),
+                "server.throttledMs" to Metric(850.0, Double.NaN, "ms/s")))
+        val md = Report.markdown(listOf(run("1", "1000"), run("unlimited", "1000"), run("1", "100000")), "x.json", null, null)
+        val unbudgeted = md.indexOf("### Server without a CPU budget")
+        val budgeted = md.indexOf("### Server under cpus=1")
+        assertTrue(unbudgeted in 0 until budgeted, md)
+        val tables = md.substring(budgeted).lines().filter { it.startsWith("| ") }
+        assertTrue(tables[0].endsWith("| server cores | throttled periods | throttled ms/s |") && tables[0].contains("| limit |"), tables[0])
+        assertEquals(4, tables.size, md)
+        assertTrue(tables[2].endsWith("| 0.980 | 0.900 | 850.0 |"), tables[2])
+        val plain = md.substring(unbudgeted, budgeted).lines().filter { it.startsWith("| ") }
+        assertFalse(plain[0].contains("throttled") || plain[0].contains("| cpus |"), plain[0])
+    }
+
+    @Test
     fun `a file compared with itself marks nothing significant`() {
         val rows = Report.markdown(head, "head.json", head, "head.json").lines().filter { it.startsWith("| ") }
         assertEquals(2 + head.size, rows.size) // header, separator, one row per result

@@ -1,0 +1,117 @@
+package serverbench.benchmarks
+
+import org.junit.jupiter.api.Assumptions.assumeTrue
+import org.junit.jupiter.api.BeforeEach
+import org.junit.jupiter.api.Test
+import serverbench.fixture.Cgroups
+import serverbench.fixture.CpuPlacement
+import tools.jackson.databind.JsonNode
+import tools.jackson.databind.json.JsonMapper
+import java.io.File
+import java.nio.file.Files
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertTrue
+
+/**
+ * `-p cpus` / `-p cpuset` through the jar: the server's CPU stays within its budget and the throttling shows, bad
+ * values are refused before anything starts, and no cgroup outlives a run, a failed run or a killed launcher. The runs
+ * that need cgroups are skipped, saying why, where they cannot be written; CI runs as root, so they run there.
+ */
+class CpuBudgetIT {
+    private val mapper = JsonMapper.builder().build()
+    private val quick = arrayOf("-f", "1", "-i", "2", "-r", "2s")
+    private val located = Cgroups.locate(CpuPlacement(1.0, null))
+    private val problem = located.problem ?: Cgroups.probe(located.hierarchies)
+
+    private fun assumeCgroups() {
+        if (problem != null) println("CpuBudgetIT: skipped, $problem")
+        assumeTrue(problem == null, problem)
+    }
+
+    /** Groups serverbench made (in the cpu controller's hierarchy). */
+    private fun groups(): List<String> =
+        located.hierarchies.firstOrNull()?.base?.list().orEmpty().filter { it.startsWith(Cgroups.PREFIX) }.sorted()
+
+    @BeforeEach
+    fun noGroupsBefore() {
+        if (problem == null) assertEquals(emptyList(), groups(), "a group was left before this test")
+    }
+
+    @Test
+    fun `under cpus=0_5 the server uses at most half a core, is throttled, and nothing is left`() {
+        assumeCgroups()
+        val json = Files.createTempFile("budget", ".json").toFile()
+        try {
+            val run = Jar.run("CpuBenchmark.direct$", "-p", "server=tomcat", "-p", "limit=100000", "-p", "concurrency=4",
+                "-p", "cpus=0.5", *quick, "-rf", "json", "-rff", json.path)
+            assertEquals(0, run.exitCode, run.toString())
+            assertTrue(run.stdout.contains("serverbench: CPU budget cpus=0.5: ") &&
+                run.stdout.contains("availableProcessors() = 1"), run.stdout)
+            val result: JsonNode = mapper.readTree(json)[0]
+            val metrics = result["secondaryMetrics"]
+            fun score(name: String) = metrics[name]["score"].asDouble()
+            assertTrue(score("server.cpu") <= 0.55, "server.cpu ${score("server.cpu")}")
+            assertTrue(score("server.throttled") > 0 && score("server.throttledMs") > 0, metrics.toString())
+            assertEquals(0.0, score("errors"))
+            assertTrue(result["primaryMetric"]["score"].asDouble() > 0)
+        } finally {
+            json.delete()
+        }
+        assertEquals(emptyList(), groups())
+    }
+
+    @Test
+    fun `bad budgets are refused in one line naming the parameter, exit 2, nothing started`() {
+        val cores = CpuPlacement.machineCores()
+        for (bad in listOf("cpus=0", "cpus=-1", "cpus=abc", "cpus=${cores + 1}", "cpuset=${cores + 5}")) {
+            val run = Jar.run("NoopBenchmark.hello$", "-p", bad, *quick)
+            assertEquals(2, run.exitCode, "$bad: $run")
+            val name = bad.substringBefore('=')
+            assertTrue(run.stderr.trim().lines().size == 1 && run.stderr.startsWith("serverbench: -p $bad: $name must be "), "$bad: $run")
+            assertFalse(run.stdout.contains("run planned") || run.stdout.contains("# Fork"), "$bad: something started: $run")
+        }
+        // Where no cgroup can be made: simulated with a mount table that has none.
+        val run = Jar.run("NoopBenchmark.hello$", "-p", "cpus=1", *quick, jvmArgs = listOf("-Dserverbench.internal.mountinfo=/dev/null"))
+        assertEquals(2, run.exitCode, run.toString())
+        assertTrue(run.stderr.trim().lines().size == 1 && run.stderr.startsWith("serverbench: -p cpus: no cgroup hierarchy with the cpu controller"), run.toString())
+        assertFalse(run.stdout.contains("# Fork"), run.toString())
+    }
+
+    @Test
+    fun `a run that fails under a budget leaves no group`() {
+        assumeCgroups()
+        val run = Jar.run("SelfCheckBenchmark.status500$", "-p", "server=netty", "-p", "cpus=1", *quick)
+        assertEquals(1, run.exitCode, run.toString())
+        assertEquals(emptyList(), groups())
+    }
+
+    @Test
+    fun `the group of a fork killed with its launcher is removed by the next budgeted run`() {
+        assumeCgroups()
+        val dir = Files.createTempDirectory("killed-budget").toFile()
+        val process = Jar.start("NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1", "-f", "1", "-i", "20", "-r", "1s",
+            out = File(dir, "out.txt"), err = File(dir, "err.txt"))
+        try {
+            val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
+            while (groups().isEmpty()) {
+                assertTrue(process.isAlive && System.nanoTime() < deadline, "no group appeared: ${File(dir, "out.txt").readText()}")
+                Thread.sleep(50)
+            }
+            val family = process.descendants().toList()
+            process.destroyForcibly()
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS))
+            for (p in family) p.onExit().get(30, TimeUnit.SECONDS)
+            assertEquals(1, groups().size, "the killed fork could not remove its group")
+        } finally {
+            process.descendants().forEach { it.destroyForcibly() }
+            process.destroyForcibly()
+            dir.deleteRecursively()
+        }
+        val next = Jar.run("NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1", "-p", "concurrency=2", "-f", "1", "-i", "1", "-r", "1s",
+            jvmArgs = listOf("-Dserverbench.warmup=off"))
+        assertEquals(0, next.exitCode, next.toString())
+        assertEquals(emptyList(), groups())
+    }
+}
