@@ -36,7 +36,8 @@ object Outcomes {
 
     fun describe(p: BenchmarkParams): String =
         p.benchmark.removePrefix("serverbench.benchmarks.") +
-            if (p.paramsKeys.isEmpty()) "" else p.paramsKeys.joinToString(", ", " (", ")") { "$it=${p.getParam(it)}" }
+            p.paramsKeys.filterNot { serverbench.fixture.CpuPlacement.isDefault(it, p.getParam(it)) }
+                .let { keys -> if (keys.isEmpty()) "" else keys.joinToString(", ", " (", ")") { "$it=${p.getParam(it)}" } }
 
     /**
      * An existing results file is never overwritten silently: it is renamed to `<name>.<its last-modified time>.<ext>`

@@ -31,7 +31,8 @@ object Plan {
         val className: String get() = benchmark.substringBeforeLast('.')
 
         fun describe(): String = benchmark.removePrefix("serverbench.benchmarks.") +
-            if (params.isEmpty()) "" else params.entries.joinToString(", ", " (", ")") { "${it.key}=${it.value}" }
+            params.entries.filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
+                .let { e -> if (e.isEmpty()) "" else e.joinToString(", ", " (", ")") { "${it.key}=${it.value}" } }
 
         fun with(name: String, value: String) = Run(benchmark, mode, LinkedHashMap(params).also { it[name] = value }, estimateSeconds, measurementIterations)
 

@@ -20,6 +20,7 @@ object Flamegraphs {
 
     /** `concurrency=16,limit=1000,server=netty`; characters a path cannot hold (the `/` of `n/a`) become `_`. */
     fun dirName(params: Map<String, String>): String = params.toSortedMap().entries
+        .filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
         .joinToString(",") { "${it.key}=${it.value}" }.replace(Regex("[^A-Za-z0-9._=,+-]"), "_")
 
     /** The directory of one benchmark method's profiles with these parameters. */

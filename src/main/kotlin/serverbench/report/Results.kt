@@ -67,7 +67,7 @@ object Results {
             val params = LinkedHashMap<String, String>()
             r["params"]?.properties()?.forEach { (k, v) -> params[k] = v.asString() }
             // Results from before the CPU budget existed have no such parameters: its defaults must match them.
-            UNBUDGETED.forEach { (k, v) -> params.remove(k, v) }
+            params.keys.removeIf { serverbench.fixture.CpuPlacement.isDefault(it, params[it]) }
             val secondary = LinkedHashMap<String, Metric>()
             r["secondaryMetrics"]?.properties()?.forEach { (k, v) -> secondary[k] = metric(v) }
             val dir = file.absoluteFile.parentFile
@@ -96,5 +96,3 @@ object Results {
     }
 }
 
-/** The CPU budget's parameters at their defaults (no budget): left out of a run's parameters, so rows of older results match. */
-private val UNBUDGETED = mapOf("cpus" to "unlimited", "cpuset" to "none")
