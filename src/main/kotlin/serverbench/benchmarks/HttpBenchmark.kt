@@ -195,14 +195,13 @@ abstract class HttpBenchmark {
     @Setup(Level.Iteration)
     fun beginIteration(iteration: IterationParams) = guarded {
         val client = client!!
+        // Before the client's window opens: a thread the client's thread made (the verify request's client, say)
+        // joins the server's group.
+        budget?.sweep()
         // JMH's iteration window: see LoadClient.next for why the client must know it.
         client.beginIteration(Duration.ofNanos(iteration.time.convertTo(TimeUnit.NANOSECONDS)))
         iterationStarted(client)
-        budget?.let { b ->
-            // A thread the client's thread made (the verify request's client, say) joins the server's group.
-            b.sweep()
-            throttlingStart = b.throttling()
-        }
+        throttlingStart = budget?.throttling()
         resources.begin()
     }
 
