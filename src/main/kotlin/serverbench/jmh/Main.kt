@@ -3,20 +3,12 @@
 package serverbench.jmh
 
 import org.openjdk.jmh.annotations.Mode
-import org.openjdk.jmh.results.RunResult
-import org.openjdk.jmh.runner.BenchmarkException
 import org.openjdk.jmh.runner.Defaults
-import org.openjdk.jmh.runner.NoBenchmarksException
-import org.openjdk.jmh.runner.ProfilersFailedException
 import org.openjdk.jmh.runner.Runner
-import org.openjdk.jmh.runner.RunnerException
-import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.CommandLineOptionException
 import org.openjdk.jmh.runner.options.CommandLineOptions
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.OptionsBuilder
-import org.openjdk.jmh.runner.options.VerboseMode
-import serverbench.client.LoadFailure
 import serverbench.report.Flamegraphs
 import java.io.File
 import java.lang.management.ManagementFactory
@@ -170,74 +162,11 @@ object Launcher {
         val runOptions = if (session == null) options
             else options(CommandLineOptions(*withProfilerAliases(given, session)), System.getProperties())
         val sessionDir = session?.let { File(flamegraphs!!.dir, it) }
-        sessionDir?.let { println("serverbench: flamegraphs of this session go to ${it.path}/") }
-        val profiles = HashMap<RunResult, List<File>>()
-        val out = SessionOutput(OutputFormatFactory.createFormatInstance(System.out, cmd.verbosity().orElse(Defaults.VERBOSITY)))
-        val results = ArrayList<RunResult>()
-        val failed = ArrayList<String>()
-        val started = System.nanoTime()
-        fun elapsed() = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)
-
-        println("serverbench: ${runs.size} run${if (runs.size == 1) "" else "s"} planned, estimated duration " +
-            "${Progress.duration(runs.sumOf { it.estimateSeconds })} (forks x (warmup + measurement + ~3 s server start))")
-        // One JMH run per planned run: the launcher decides which runs make sense, keeps only complete results, and
-        // can save them after every run.
-        for ((i, run) in runs.withIndex()) {
-            println(Progress.line(i, runs, elapsed()))
-            out.takeFailure()
-            try {
-                val complete = Runner(SingleRun(runOptions, run), out).run().filter { Outcomes.isComplete(it) }
-                if (sessionDir != null) complete.forEach { r ->
-                    val params = r.params.paramsKeys.associateWith { r.params.getParam(it) }
-                    profiles[r] = Flamegraphs.made(sessionDir, r.params.benchmark, params)
-                }
-                if (complete.isEmpty()) failed += run.describe() + (out.takeFailure()?.let { ": $it" } ?: "")
-                results += complete
-            } catch (e: NoBenchmarksException) {
-                failed += run.describe()
-                System.err.println("serverbench: ${run.describe()}: JMH found no such benchmark")
-            } catch (e: ProfilersFailedException) {
-                generateSequence<Throwable>(e) { it.cause }.forEach { ex ->
-                    System.err.println(ex.message)
-                    ex.suppressed.forEach { System.err.println(it.message) }
-                }
-                return 1
-            } catch (e: RunnerException) {
-                // -foe: stop at the first failure, keep what completed before it.
-                failed += run.describe()
-                val failure = loadFailure(e)
-                if (failure != null) {
-                    System.err.println("serverbench: benchmark failed: ${failure.message}")
-                } else if (cmd.verbosity().orElse(Defaults.VERBOSITY) == VerboseMode.EXTRA) {
-                    System.err.print("ERROR: ")
-                    e.printStackTrace(System.err)
-                } else {
-                    // e.g. "Another JMH instance might be running": JMH's own words say what to do; the stack does not.
-                    val why = generateSequence<Throwable>(e) { it.cause }.mapNotNull { it.message }.lastOrNull() ?: e.toString()
-                    System.err.println("serverbench: ${why.lineSequence().first().removePrefix("ERROR: ")} (-v EXTRA shows the stack trace)")
-                }
-                break
-            } finally {
-                if (resultFile != null && results.isNotEmpty()) {
-                    Outcomes.write(results, resultFile, resultFormat) { profiles[it].orEmpty() }
-                }
-            }
+        val verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY)
+        return Console.open(System.getProperty(Console.LOG_PROPERTY)).use { console ->
+            sessionDir?.let { console.info("serverbench: flamegraphs of this session go to ${it.path}/") }
+            Session(runs, runOptions, verbosity, resultFile, resultFormat, sessionDir).run(console)
         }
-
-        out.finish(results, elapsed())
-        if (resultFile != null) {
-            if (results.isNotEmpty()) println("\nBenchmark result is saved to $resultFile (${results.size} completed runs)")
-            else println("\nNo completed run: $resultFile was not written")
-        }
-        if (failed.isNotEmpty()) {
-            // JMH itself would exit 0 here, and count a run that failed after some iterations as a result.
-            val notRun = runs.size - results.size - failed.size
-            System.err.println("serverbench: ${failed.size} of ${runs.size} benchmark runs failed" +
-                (if (notRun > 0) " ($notRun not run after the failure, -foe)" else "") +
-                "; the results hold the other ${results.size}: ${failed.joinToString("; ")}")
-            return 1
-        }
-        return 0
     }
 
     /** JMH options these benchmarks cannot honour, in one line, or null. */
@@ -272,7 +201,8 @@ object Launcher {
             builder.addProfiler(LoadMetricsProfiler::class.java)
         }
         val forwarded = properties.stringPropertyNames()
-            .filter { it.startsWith("serverbench.") && !it.startsWith("serverbench.internal.") }.sorted()
+            .filter { it.startsWith("serverbench.") && !it.startsWith("serverbench.internal.") && it != Console.LOG_PROPERTY }
+            .sorted()
             .map { "-D$it=${properties.getProperty(it)}" }
         val user = cmd.jvmArgsAppend.orElse(emptyList())
         builder.jvmArgsAppend(*(COMPAT_JVM_ARGS + forwarded + user).toTypedArray())
@@ -285,19 +215,5 @@ object Launcher {
         val fixed = includes.map { p -> if (Regex("^\\w+Benchmark").containsMatchIn(p)) p else p.replace(Regex("^(\\w+)\\.(?!\\*)"), "$1Benchmark.") }
         if (fixed == includes) return ""
         return " Did you mean ${fixed.joinToString(" ") { "'$it'" }}?"
-    }
-
-    private fun loadFailure(e: Throwable): LoadFailure? {
-        val seen = HashSet<Throwable>()
-        val queue = ArrayDeque(listOf(e))
-        while (queue.isNotEmpty()) {
-            val t = queue.removeFirst()
-            if (!seen.add(t)) continue
-            if (t is LoadFailure) return t
-            t.cause?.let(queue::add)
-            queue.addAll(t.suppressed)
-            if (t is BenchmarkException) queue.addAll(t.suppressed)
-        }
-        return null
     }
 }
