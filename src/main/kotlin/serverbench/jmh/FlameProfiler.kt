@@ -119,7 +119,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         profiler.execute("dump,collapsed,file=${collapsed.absolutePath}$exclude")
         val weight = collapsed.useLines { lines -> lines.sumOf { it.substringAfterLast(' ').toLongOrNull() ?: 0L } }
         java.nio.file.Files.move(collapsed.toPath(), File(out, "$event$fork.collapsed").toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
-        profiler.execute("stop,file=${temp.absolutePath}$exclude,title=${benchmarkParams.benchmark.substringAfterLast("benchmarks.")}_$event")
+        val title = Flamegraphs.htmlTitle(Flamegraphs.title(benchmarkParams.benchmark, params, event!!))
+        profiler.execute("stop,file=${temp.absolutePath}$exclude,title=$title")
         java.nio.file.Files.move(temp.toPath(), html.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
         running = false
         File(out, "$event$fork.txt").writeText(listOfNotNull(

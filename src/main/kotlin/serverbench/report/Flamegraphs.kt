@@ -23,6 +23,38 @@ object Flamegraphs {
         .filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
         .joinToString(",") { "${it.key}=${it.value}" }.replace(Regex("[^A-Za-z0-9._=,+-]"), "_")
 
+    /**
+     * `CpuBenchmark.direct · server=netty · concurrency=64, limit=10000 · cpu [· suffix]`: the heading of a graph, so
+     * that a graph opened from a pull request says what it shows (the budget's parameters at their defaults left out).
+     */
+    fun title(benchmark: String, params: Map<String, String>, event: String, suffix: String? = null): String =
+        listOfNotNull(benchmark.removePrefix("serverbench.benchmarks."), label(params), event, suffix)
+            .filter { it.isNotEmpty() }.joinToString(" · ")
+
+    /** `server=netty · concurrency=64, limit=10000`: a run's parameters, the server first. */
+    fun label(params: Map<String, String>): String {
+        val shown = params.filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
+        val rest = shown.filterKeys { it != "server" }.entries.joinToString(", ") { "${it.key}=${it.value}" }
+        return listOfNotNull(shown["server"]?.let { "server=$it" }, rest.ifEmpty { null }).joinToString(" · ")
+    }
+
+    /**
+     * [title] as HTML text without commas: async-profiler and its converter paste the title into the page unescaped,
+     * and the profiler's own options are comma-separated (asprof's `--title` escapes the same way). Non-ASCII as
+     * character references too, so no step between here and the page can get the encoding wrong.
+     */
+    fun htmlTitle(title: String): String = buildString {
+        title.codePoints().forEach { c ->
+            when {
+                c == '&'.code -> append("&amp;")
+                c == '<'.code -> append("&lt;")
+                c == '>'.code -> append("&gt;")
+                c == ','.code || c > 126 || c < 32 -> append("&#").append(c).append(';')
+                else -> appendCodePoint(c)
+            }
+        }
+    }
+
     /** The directory of one benchmark method's profiles with these parameters. */
     fun dir(root: File, benchmark: String, params: Map<String, String>) =
         File(File(root, benchmark.removePrefix("serverbench.benchmarks.")), dirName(params))
@@ -72,7 +104,8 @@ object Flamegraphs {
             val stdout = System.out
             System.setOut(System.err)
             try {
-                one.convert.Main.main(arrayOf("--diff", b.path, h.path, target.path))
+                val title = htmlTitle(title(head.benchmark, head.params, event, "base → head"))
+                one.convert.Main.main(arrayOf("--diff", "--title", title, b.path, h.path, target.path))
             } finally {
                 System.setOut(stdout)
                 b.delete()

@@ -84,6 +84,7 @@ object Report {
                 }
                 table(out, runs, baseByKey, base != null, flamegraphs)
             }
+            out.append(TopFrames.markdown(all))
             charts[family]?.forEach { out.append("\n![${File(it).nameWithoutExtension}]($it)\n") }
         }
         if (base != null) {
