@@ -73,6 +73,8 @@ object Report {
                 "intervals do not overlap, i.e. the difference is larger than either run's own noise.")
         }
         out.append("\n")
+        // Not against a baseline: that report asks what a change did, and verdicts on the head alone would read as its.
+        if (base == null) out.append(Findings.markdown(head))
         val baseByKey = base?.associateBy { it.key } ?: emptyMap()
         for ((family, all) in head.groupBy { it.family }.toSortedMap()) {
             out.append("\n## $family\n")

@@ -24,6 +24,8 @@ data class Run(
     val secondary: Map<String, Metric>,
     /** The files `-prof flame` wrote for this run, as its result file records them ([Flamegraphs.FIELD]). */
     val profiles: List<File> = emptyList(),
+    /** The JDK the fork ran on (JMH's `jdkVersion`); empty in results that do not say. */
+    val jdkVersion: String = "",
 ) {
     /** `CpuBenchmark.direct` -> family `Cpu`, variant `direct`. */
     val family: String get() = benchmark.substringBeforeLast('.').substringAfterLast('.').removeSuffix("Benchmark")
@@ -73,7 +75,8 @@ object Results {
             val dir = file.absoluteFile.parentFile
             val listed = r[Flamegraphs.FIELD]?.takeIf { it.isArray }
             val profiles = (0 until (listed?.size() ?: 0)).map { File(dir, listed!![it].asString()).normalize() }
-            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles)
+            val jdk = r["jdkVersion"]?.takeIf { it.isString }?.asString() ?: ""
+            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles, jdk)
         }
     }
 

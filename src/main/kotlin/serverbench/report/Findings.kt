@@ -1,0 +1,244 @@
+package serverbench.report
+
+import serverbench.fixture.CpuPlacement
+import java.util.Locale
+
+/**
+ * The answer a report opens with, computed from the run: per family and parameter point, which variant on which
+ * stack served the most req/s and which had the lowest p99, each against the runner-up, and whether the lead is larger
+ * than the run's own noise by the rule the baseline marks use ([Report.significance]: the two 99.9 % intervals do not
+ * overlap). The conditions come first: a verdict holds only for the loop, CPU budget and JDK it was measured under.
+ */
+object Findings {
+    /** Parameters that say how a run was measured rather than what: told as conditions, not in a group's label. */
+    private val CONDITIONS = setOf(SERVER, "concurrency", "rate", CpuPlacement.CPUS, CpuPlacement.CPUSET)
+
+    /** A family of handlers that do no work: what it serves is the most any other family could. */
+    private const val CEILING_FAMILY = "Noop"
+
+    private const val SERVER = "server"
+    private const val P99 = "latency.p99"
+    private val NOT_STEADY = Run.NOT_STEADY.removePrefix("warning.")
+
+    /** One family at one parameter point; its candidates are its rows, one per variant and server. */
+    private class Group(val family: String, val params: Map<String, String>, val runs: List<Run>) {
+        val loop = loop(runs.first())
+        val budget = budget(runs.first())
+        val jdk = runs.map { it.jdkVersion }.filter { it.isNotEmpty() }.distinct().joinToString("/")
+    }
+
+    /** The Findings section (a heading, the conditions, a line or two per group), or "" when no run was given. */
+    fun markdown(runs: List<Run>): String {
+        if (runs.isEmpty()) return ""
+        val groups = runs.groupBy { it.family to (it.params - SERVER).toSortedMap() }
+            .map { (key, rows) -> Group(key.first, key.second, rows) }
+            .sortedWith(compareBy<Group> { it.family }.thenComparator { a, b -> compareParams(a.params, b.params) })
+        // A condition shared by every group is said once; one that differs is said in each group's label.
+        val oneLoop = groups.map { it.loop }.distinct().size == 1
+        val oneBudget = groups.map { it.budget }.distinct().size == 1
+        val oneJdk = groups.map { it.jdk }.distinct().size == 1
+        val top = mutableListOf<String>()
+        if (oneLoop) top += groups.first().loop
+        val budget = groups.first().budget
+        top += when {
+            !oneBudget -> "the load client in the same JVM as the server, never under its CPU budget"
+            budget.isEmpty() -> "no CPU budget: the load client runs in the same JVM on the same cores as the server"
+            budget.contains(CpuPlacement.CPUSET) ->
+                "server under a CPU budget ($budget), the load client in the same JVM on the other cores"
+            else -> "server under a CPU budget ($budget), the load client in the same JVM outside it"
+        }
+        if (oneJdk && groups.first().jdk.isNotEmpty()) top += "JDK ${groups.first().jdk}"
+        val out = StringBuilder("\n## Findings\n\n")
+        out.append("Conditions: ${top.joinToString("; ")}. ")
+        out.append("\"Beyond noise\": the two rows' 99.9 % intervals do not overlap.\n\n")
+        for ((family, inFamily) in groups.groupBy { it.family }) {
+            val candidates = inFamily.flatMap { g -> g.runs.map { name(it) } }.distinct()
+            if (inFamily.size > 1 && candidates.size == 1) {
+                out.append("- **$family**: only ${candidates.single()} ran (${inFamily.size} parameter points), " +
+                    "nothing to compare it with.\n")
+                continue
+            }
+            val labelled = inFamily.flatMap { it.params.keys }.distinct()
+                .filter { it !in CONDITIONS && inFamily.map { g -> g.params[it] }.distinct().size > 1 }
+            for (group in inFamily) {
+                val differing = listOfNotNull(
+                    group.loop.takeUnless { oneLoop },
+                    group.budget.ifEmpty { "no CPU budget" }.takeUnless { oneBudget },
+                    group.jdk.takeUnless { oneJdk || it.isEmpty() }?.let { "JDK $it" },
+                )
+                val label = "**$family**" + labelled.joinToString("") { " $it=${group.params[it]}" } +
+                    (if (differing.isEmpty()) "" else " (${differing.joinToString("; ")})")
+                lines(label, group.runs).forEach { out.append(it).append('\n') }
+            }
+        }
+        return out.toString()
+    }
+
+    /** The group's line, and a second one for the stacks side by side and the rows that need a word. */
+    private fun lines(label: String, runs: List<Run>): List<String> {
+        val flags = flags(runs)
+        if (runs.size == 1) {
+            val run = runs.single()
+            val ceiling = if (run.family == CEILING_FAMILY) " (no work per request: the ceiling)" else ""
+            return listOf("- $label: only **${name(run)}** ran: ${figures(run)}$ceiling" +
+                flags.joinToString("") { "; $it" } + ".")
+        }
+        val steady = runs.filter { !it.notSteady && it.primary.score.isFinite() }
+        val first = when (steady.size) {
+            0 -> "- $label: no row was steady, nothing can be compared."
+            1 -> "- $label: only **${name(steady.single())}** was steady: ${figures(steady.single())}."
+            else -> "- $label: " + listOfNotNull(lead(steady, Run.SCORE), lead(steady, P99)).joinToString("; ") + "."
+        }
+        val second = listOfNotNull(stacks(steady, runs.size)) + flags
+        if (second.isEmpty()) return listOf(first)
+        return listOf(first, "  " + second.joinToString(" ") { it.replaceFirstChar { c -> c.uppercase() } + "." })
+    }
+
+    /** The rows that have [metric], best first. */
+    private fun ranked(runs: List<Run>, metric: String): List<Run> =
+        runs.filter { it.metric(metric)?.score?.isFinite() == true }
+            .sortedBy { it.metric(metric)!!.score.let { s -> if (metric == Run.SCORE) -s else s } }
+
+    /**
+     * "most req/s **netty direct**: 9,800 vs 7,840 (tomcat direct), +25 %, beyond noise": the best row by [metric]
+     * against the runner-up. Null when fewer than two rows have the figure.
+     */
+    private fun lead(runs: List<Run>, metric: String): String? {
+        val higherBetter = metric == Run.SCORE
+        val ranked = ranked(runs, metric)
+        if (ranked.size < 2) return null
+        val (best, next) = ranked[0].metric(metric)!! to ranked[1].metric(metric)!!
+        val what = when {
+            higherBetter -> "most req/s **${name(ranked[0])}**"
+            // The row that leads on req/s too is not named twice.
+            ranked[0] === ranked(runs, Run.SCORE).firstOrNull() -> "lowest p99 too"
+            else -> "lowest p99 **${name(ranked[0])}**"
+        }
+        val unit = if (higherBetter) "" else " ms"
+        return "$what: ${Report.format(best.score)} vs ${Report.format(next.score)}$unit (${name(ranked[1])})" +
+            (relative(best.score, next.score, higherBetter)?.let { ", $it" } ?: "") + ", ${noise(metric, best, next)}"
+    }
+
+    /** How far the best is ahead: "+25 %" or "3.1×" for req/s, "-17 %" or "3.1× lower" for a latency. */
+    private fun relative(best: Double, next: Double, higherBetter: Boolean): String? {
+        val ratio = if (higherBetter) best / next else next / best
+        if (!ratio.isFinite() || ratio <= 0) return null
+        if (ratio >= 2) return String.format(Locale.ROOT, if (ratio < 10) "%.1f×" else "%.0f×", ratio) +
+            (if (higherBetter) "" else " lower")
+        val pct = 100 * (if (higherBetter) ratio - 1 else 1 - 1 / ratio)
+        val sign = if (higherBetter) "+" else "-"
+        return String.format(Locale.ROOT, if (pct < 10) "%s%.1f %%" else "%s%.0f %%", sign, pct)
+    }
+
+    /** The report's rule; null when a figure has no interval (under 3 iterations) to tell it from noise. */
+    private fun beyondNoise(metric: String, a: Metric, b: Metric): Boolean? =
+        if (a.error.isNaN() || b.error.isNaN()) null else Report.significance(metric, a, b) != Report.Change.NONE
+
+    private fun noise(metric: String, a: Metric, b: Metric): String = when (beyondNoise(metric, a, b)) {
+        null -> "no interval to tell it from noise"
+        true -> "beyond noise"
+        false -> "within noise"
+    }
+
+    /**
+     * "same variant, netty vs tomcat: more req/s on tomcat (direct 17×), within noise (nonBlocking); ...": the stack
+     * question with the variant held fixed, a lead named only where it is beyond noise. Only where a group has more
+     * rows than the one pair its first line already compares.
+     */
+    private fun stacks(steady: List<Run>, rows: Int): String? {
+        val servers = steady.mapNotNull { it.params[SERVER] }.distinct().sorted()
+        if (servers.size != 2 || rows <= 2) return null
+        val pairs = steady.groupBy { it.variant }.toSortedMap().values.mapNotNull { v ->
+            val a = v.find { it.params[SERVER] == servers[0] }
+            val b = v.find { it.params[SERVER] == servers[1] }
+            if (a != null && b != null) a to b else null
+        }
+        val parts = listOfNotNull(tally(pairs, Run.SCORE, "more req/s"), tally(pairs, P99, "lower p99"))
+        if (parts.isEmpty()) return null
+        return "same variant, ${servers[0]} vs ${servers[1]}: ${parts.joinToString("; ")}"
+    }
+
+    private fun tally(pairs: List<Pair<Run, Run>>, metric: String, what: String): String? {
+        val higherBetter = metric == Run.SCORE
+        // Per variant: "on <the stack ahead>" where beyond noise, with by how much; else why no stack is named.
+        val outcomes = pairs.mapNotNull { (a, b) ->
+            val x = a.metric(metric)?.takeIf { it.score.isFinite() } ?: return@mapNotNull null
+            val y = b.metric(metric)?.takeIf { it.score.isFinite() } ?: return@mapNotNull null
+            val aAhead = (x.score >= y.score) == higherBetter
+            when (beyondNoise(metric, x, y)) {
+                true -> Outcome("on ${(if (aAhead) a else b).params[SERVER]}", a.variant,
+                    if (aAhead) relative(x.score, y.score, higherBetter) else relative(y.score, x.score, higherBetter))
+                false -> Outcome(WITHIN, a.variant, null)
+                null -> Outcome(NO_INTERVAL, a.variant, null)
+            }
+        }
+        if (outcomes.isEmpty()) return null
+        val last = listOf(WITHIN, NO_INTERVAL)
+        return "$what " + outcomes.groupBy { it.bucket }.entries
+            .sortedWith(compareBy({ last.indexOf(it.key) }, { -it.value.size }, { it.key }))
+            .joinToString(", ") { (bucket, items) ->
+                // Up to three variants by name; more by count, as a long list would not fit the line.
+                val which = if (items.size > 3) "${items.size} of ${outcomes.size} variants"
+                else items.joinToString(", ") { listOfNotNull(it.variant, it.by).joinToString(" ") }
+                "$bucket ($which)"
+            }
+    }
+
+    private class Outcome(val bucket: String, val variant: String, val by: String?)
+
+    private const val WITHIN = "within noise"
+    private const val NO_INTERVAL = "no interval"
+
+    /** What a reader must know before trusting a row: not steady, failures, the guards that fired. */
+    private fun flags(runs: List<Run>): List<String> {
+        val out = mutableListOf<String>()
+        val unsteady = runs.filter { it.notSteady }
+        if (unsteady.isNotEmpty() && runs.size > 1) {
+            out += "not steady, so not compared: ${unsteady.joinToString(", ") { name(it) }}"
+        } else if (unsteady.isNotEmpty()) {
+            out += "not steady"
+        }
+        val failed = runs.filter { (it.metric("errors")?.score ?: 0.0) > 0 }
+        if (failed.isNotEmpty()) {
+            out += "errors: " + failed.joinToString(", ") {
+                name(it) + String.format(Locale.ROOT, " %.0f", it.metric("errors")!!.score)
+            }
+        }
+        val warned = runs.filter { r -> r.warnings.any { it != NOT_STEADY } }
+        if (warned.isNotEmpty()) {
+            out += "guards fired: " + warned.joinToString(", ") { r ->
+                "${name(r)} (${r.warnings.filter { it != NOT_STEADY }.joinToString(", ")})"
+            }
+        }
+        return out
+    }
+
+    private fun figures(run: Run): String = "${Report.format(run.primary.score)} req/s" +
+        (run.metric(P99)?.takeIf { it.score.isFinite() }?.let { ", p99 ${Report.format(it.score)} ms" } ?: "")
+
+    private fun name(run: Run): String = listOfNotNull(run.params[SERVER], run.variant).joinToString(" ")
+
+    /** "closed loop, 64 connections" or "open loop at 2000 req/s (at most 64 connections)". */
+    private fun loop(run: Run): String {
+        val connections = run.params["concurrency"]
+        return if (run.openLoop) "open loop at ${run.params["rate"]} req/s" +
+            (connections?.let { " (at most $it connections)" } ?: "")
+        else "closed loop" + (connections?.let { ", $it connections" } ?: "")
+    }
+
+    /** "cpus=1", "cpus=0.5, cpuset=1", or "" without one (defaults may be absent: [Results.read] drops them). */
+    private fun budget(run: Run): String = listOf(CpuPlacement.CPUS, CpuPlacement.CPUSET)
+        .mapNotNull { p -> run.params[p]?.takeUnless { CpuPlacement.isDefault(p, it) }?.let { "$p=$it" } }
+        .joinToString(", ")
+
+    private fun compareParams(a: Map<String, String>, b: Map<String, String>): Int {
+        for (n in (a.keys + b.keys).sorted()) {
+            val x = a[n] ?: ""
+            val y = b[n] ?: ""
+            val c = if (x.toDoubleOrNull() != null && y.toDoubleOrNull() != null) x.toDouble().compareTo(y.toDouble())
+            else x.compareTo(y)
+            if (c != 0) return c
+        }
+        return 0
+    }
+}
