@@ -1,28 +1,62 @@
 package serverbench.report
 
+import org.jfree.chart.ChartUtils
+import org.jfree.chart.JFreeChart
+import org.jfree.chart.block.BlockBorder
+import org.jfree.chart.plot.XYPlot
+import org.jfree.chart.text.TextUtils
+import org.jfree.chart.title.TextTitle
+import org.jfree.chart.ui.HorizontalAlignment
+import org.jfree.chart.ui.RectangleEdge
+import org.jfree.chart.ui.RectangleInsets
+import org.jfree.data.xy.YIntervalSeries
+import org.jfree.data.xy.YIntervalSeriesCollection
+import org.jfree.svg.SVGGraphics2D
+import org.jfree.svg.ViewBox
+import java.awt.BasicStroke
+import java.awt.Color
+import java.awt.Font
+import java.awt.Rectangle
+import java.awt.geom.Line2D
 import java.io.File
 import java.util.Locale
-import kotlin.math.floor
-import kotlin.math.log10
-import kotlin.math.pow
 
 /**
- * SVG line charts for a family swept over one numeric parameter (e.g. `limit` or `delayMs`): req/s and p99 per
- * variant × server, the charts users otherwise draw by hand. Axes switch to log scale where values span more than a
- * decade. Plain SVG written here (about 100 lines) rather than a charting library: the benchmark jar ships to every
- * machine that runs it, and the charts need only lines, ticks and a legend that render in a GitHub PR.
+ * Line charts for a family swept over one numeric parameter (e.g. `limit` or `delayMs`): req/s and p99 per
+ * variant × server, each point with its 99.9 % interval as an error bar, the conditions of the run (connections, loop,
+ * CPU budget, iterations, JDK) under the title and the legend below the plot. Axes switch to log scale where values
+ * span more than a decade; [Ticks] picks the ticks (1, 2 and 5 of every decade on log axes, at least five steps on
+ * linear ones) so a value reads to two digits.
+ *
+ * Drawn by JFreeChart, a kept library, rather than by hand: log axes, error bars, legend layout and text measured in
+ * the actual font are its daily work, and a hand-written SVG got each of them only roughly. It costs the jar two
+ * dependency-free artifacts. Written as SVG (JFreeSVG; GitHub shows it in the markdown, which links it) and as PNG
+ * beside it, to attach where SVG is not shown.
  */
 object Charts {
-    private const val W = 720
-    private const val H = 420
-    private const val LEFT = 80
-    private const val RIGHT = 200
-    private const val TOP = 40
-    private const val BOTTOM = 50
-    private val COLORS = listOf("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-        "#bcbd22", "#17becf")
+    init {
+        // The report runs on machines without a display; AWT must know before its first use.
+        if (System.getProperty("java.awt.headless") == null) System.setProperty("java.awt.headless", "true")
+        // Rotated text (the y axis label) via drawString, which JFreeSVG writes as <text>; the workaround (for JDKs
+        // of long ago) draws glyph outlines, which no reader can select or search.
+        TextUtils.setUseDrawRotatedStringWorkaround(false)
+    }
 
-    /** Writes the charts of every swept family into [dir]; returns family -> chart paths relative to [linkBase]. */
+    private const val W = 960
+
+    /** Taller with more series, so the legend's rows below the plot do not squeeze it. */
+    private fun height(series: Int) = (560 + 14 * series).coerceAtMost(900)
+
+    /** The PNG is drawn at twice the SVG's size, sharp on high-density screens. */
+    private const val PNG_SCALE = 2
+
+    /** One point: the parameter's value, the metric's score and its interval (NaN ends: none). */
+    data class Point(val x: Double, val y: Double, val low: Double = Double.NaN, val high: Double = Double.NaN)
+
+    /**
+     * Writes the charts of every swept family into [dir], each as `.svg` and `.png`; returns family -> SVG paths
+     * relative to [linkBase].
+     */
     fun write(runs: List<Run>, dir: File, linkBase: File): Map<String, List<String>> {
         val out = LinkedHashMap<String, MutableList<String>>()
         for ((family, familyRuns) in runs.groupBy { it.family }.toSortedMap()) {
@@ -31,10 +65,12 @@ object Charts {
                     val series = series(familyRuns, param, metric)
                     if (series.isEmpty()) continue
                     dir.mkdirs()
-                    val name = "${family.lowercase()}-$param-${if (metric == Run.SCORE) "throughput" else "p99"}.svg"
-                    val file = File(dir, name)
-                    file.writeText(svg("$family: $label by $param", param, label, series))
-                    out.getOrPut(family) { ArrayList() } += file.absoluteFile.relativeTo(linkBase.absoluteFile).path
+                    val name = "${family.lowercase()}-$param-${if (metric == Run.SCORE) "throughput" else "p99"}"
+                    val chart = chart("$family: $label by $param", param, label, series, conditions(familyRuns, param))
+                    val svg = File(dir, "$name.svg")
+                    writeSvg(chart, svg, height(series.size))
+                    writePng(chart, File(dir, "$name.png"), height(series.size))
+                    out.getOrPut(family) { ArrayList() } += svg.absoluteFile.relativeTo(linkBase.absoluteFile).path
                 }
             }
         }
@@ -47,83 +83,146 @@ object Charts {
         values.size >= 3 && values.all { it.toDoubleOrNull() != null }
     }
 
-    /** Series name -> points (x, y) sorted by x; one series per variant, server and value of the other parameters. */
-    fun series(runs: List<Run>, param: String, metric: String): Map<String, List<Pair<Double, Double>>> {
+    /** Series name -> points sorted by x; one series per variant, server and value of the other varying parameters. */
+    fun series(runs: List<Run>, param: String, metric: String): Map<String, List<Point>> {
         val varying = runs.flatMap { it.params.keys }.distinct()
             .filter { it != param && it != "server" && runs.map { r -> r.params[it] }.distinct().size > 1 }
-        return runs.filter { it.metric(metric)?.score?.isFinite() == true && it.params[param]?.toDoubleOrNull() != null }
-            .groupBy { r -> (listOf("${r.variant} ${r.params["server"] ?: ""}".trim()) + varying.map { "$it=${r.params[it]}" }).joinToString(" ") }
-            .mapValues { (_, rs) -> rs.map { it.params[param]!!.toDouble() to it.metric(metric)!!.score }.sortedBy { it.first } }
+        fun name(r: Run) = (listOf("${r.variant} ${r.params["server"] ?: ""}".trim()) +
+            varying.map { "$it=${r.params[it]}" }).joinToString(" ")
+        fun point(r: Run) = r.metric(metric)!!.let { Point(r.params[param]!!.toDouble(), it.score, it.low, it.high) }
+        return runs
+            .filter { it.metric(metric)?.score?.isFinite() == true && it.params[param]?.toDoubleOrNull() != null }
+            .groupBy(::name)
+            .mapValues { (_, rs) -> rs.map(::point).sortedBy { it.x } }
             .filterValues { it.size >= 2 }
-            .toSortedMap()
+            .toSortedMap(NATURAL)
     }
 
-    private class Axis(val min: Double, val max: Double, val log: Boolean, val from: Int, val to: Int) {
-        fun at(v: Double): Double {
-            val f = if (log) (log10(v) - log10(min)) / (log10(max) - log10(min)) else (v - min) / (max - min)
-            return from + f.coerceIn(0.0, 1.0) * (to - from)
-        }
+    /** `concurrency=16` before `concurrency=256`: digit runs compare as numbers, the rest as text. */
+    private val NATURAL = Comparator<String> { a, b ->
+        val chunks = Regex("\\d+|\\D+")
+        val (x, y) = chunks.findAll(a).map { it.value }.toList() to chunks.findAll(b).map { it.value }.toList()
+        x.zip(y).map { (p, q) ->
+            val (m, n) = p.toBigIntegerOrNull() to q.toBigIntegerOrNull()
+            if (m != null && n != null) m.compareTo(n) else p.compareTo(q)
+        }.firstOrNull { it != 0 } ?: x.size.compareTo(y.size)
+    }
 
-        fun ticks(): List<Double> = if (log) {
-            (floor(log10(min)).toInt()..floor(log10(max)).toInt() + 1).map { 10.0.pow(it) }.filter { it in min..max }
-                .ifEmpty { listOf(min, max) }
-        } else {
-            (0..4).map { min + (max - min) * it / 4 }
-        }
+    /**
+     * The conditions every point of the chart shares, in one or two lines: connections, loop, the server's CPU
+     * budget, then iterations and JDK. A condition that varies is in the series' names instead, the swept one on the
+     * x axis.
+     */
+    fun conditions(runs: List<Run>, param: String): List<String> {
+        fun single(p: String): String? =
+            runs.map { it.params[p] }.distinct().singleOrNull()?.takeIf { p != param }
+        val load = listOfNotNull(
+            single("concurrency")?.let { "$it connections" },
+            when (val rate = if (runs.any { it.params.containsKey("rate") }) single("rate") else "0") {
+                null -> null
+                else -> if ((rate.toDoubleOrNull() ?: 0.0) > 0) "open loop at $rate req/s" else "closed loop"
+            },
+            budget(runs, param),
+        )
+        val iterations = runs.map { Triple(it.iterations, it.iterationTime, it.forks) }.distinct().singleOrNull()
+            ?.takeIf { it.first > 0 }
+            ?.let { (n, time, forks) ->
+                val inForks = if (forks > 0) " in $forks fork${if (forks > 1) "s" else ""}" else ""
+                "$n × ${time.ifEmpty { "?" }} measured iterations$inForks"
+            }
+        val jdks = runs.map { it.jdkVersion }.filter { it.isNotEmpty() }.distinct()
+        val plan = listOfNotNull(
+            iterations,
+            jdks.takeIf { it.isNotEmpty() }?.let { "JDK ${it.joinToString("/")}" },
+            "error bars: 99.9 % interval",
+        )
+        return listOf(load.joinToString(", "), plan.joinToString(", ")).filter { it.isNotEmpty() }
+    }
 
-        companion object {
-            fun of(values: List<Double>, from: Int, to: Int): Axis {
-                val lo = values.min()
-                val hi = values.max()
-                val log = lo > 0 && hi / lo > 10
-                return when {
-                    log -> Axis(lo, hi, true, from, to)
-                    lo == hi -> Axis(if (lo > 0) 0.0 else lo - 1, hi + 1, false, from, to)
-                    else -> Axis(minOf(0.0, lo), hi * 1.05, false, from, to)
-                }
+    /** `-p cpus` / `-p cpuset`; absent when at their defaults, which [Results.read] drops. */
+    private fun budget(runs: List<Run>, param: String): String? {
+        if (param == "cpus" || param == "cpuset") return null
+        val placements = runs.map { it.params["cpus"] to it.params["cpuset"] }.distinct()
+        val (cpus, cpuset) = placements.singleOrNull() ?: return null
+        return when {
+            cpus == null && cpuset == null -> "server without a CPU budget"
+            else -> "server CPU budget " +
+                listOfNotNull(cpus?.let { "cpus=$it" }, cpuset?.let { "cpuset=$it" }).joinToString(" ")
+        }
+    }
+
+    fun chart(
+        title: String, xLabel: String, yLabel: String, series: Map<String, List<Point>>, conditions: List<String>,
+    ): JFreeChart {
+        val points = series.values.flatten()
+        val xScale = Ticks.scale(points.map { it.x })
+        val yScale = Ticks.scale(points.map { it.y }, points.flatMap { listOf(it.low, it.high) })
+        val data = YIntervalSeriesCollection()
+        for ((name, pts) in series) {
+            val s = YIntervalSeries(name)
+            // A log axis cannot show an end at or below 0: such a bar runs to the frame.
+            for (p in pts) s.add(p.x, p.y, if (yScale.log && p.low <= 0) yScale.lower else p.low, p.high)
+            data.addSeries(s)
+        }
+        val renderer = ErrorBarRenderer().apply {
+            legendLine = Line2D.Double(-14.0, 0.0, 14.0, 0.0)
+            for (i in series.keys.indices) {
+                setSeriesPaint(i, SeriesStyle.color(i))
+                setSeriesShape(i, SeriesStyle.shape(i))
+                setSeriesStroke(i, SeriesStyle.stroke(i))
+            }
+        }
+        val plot = XYPlot(data, ChartAxes.of(xLabel, xScale), ChartAxes.of(yLabel, yScale), renderer).apply {
+            backgroundPaint = Color.WHITE
+            outlinePaint = Color.GRAY
+            for (axis in listOf(domainAxis, rangeAxis)) {
+                axis.labelFont = Font(Font.SANS_SERIF, Font.PLAIN, 14)
+                axis.tickLabelFont = Font(Font.SANS_SERIF, Font.PLAIN, 12)
+                axis.isMinorTickMarksVisible = true
+            }
+            // Labelled ticks get darker grid lines than the steps between, which help read the second digit.
+            val grid = BasicStroke(0.8f)
+            val (major, minor) = Color(0xB0B0B0) to Color(0xE6E6E6)
+            domainGridlinePaint = major
+            domainGridlineStroke = grid
+            rangeGridlinePaint = major
+            rangeGridlineStroke = grid
+            isDomainMinorGridlinesVisible = true
+            domainMinorGridlinePaint = minor
+            domainMinorGridlineStroke = grid
+            isRangeMinorGridlinesVisible = true
+            rangeMinorGridlinePaint = minor
+            rangeMinorGridlineStroke = grid
+        }
+        return JFreeChart(title, Font(Font.SANS_SERIF, Font.BOLD, 17), plot, true).apply {
+            backgroundPaint = Color.WHITE
+            padding = RectangleInsets(8.0, 8.0, 8.0, 16.0)
+            conditions.forEachIndexed { i, line ->
+                addSubtitle(i, TextTitle(line, Font(Font.SANS_SERIF, Font.PLAIN, 13)).apply {
+                    paint = Color.DARK_GRAY
+                    horizontalAlignment = HorizontalAlignment.CENTER
+                })
+            }
+            legend.apply {
+                position = RectangleEdge.BOTTOM
+                itemFont = Font(Font.SANS_SERIF, Font.PLAIN, 13)
+                frame = BlockBorder.NONE
+                margin = RectangleInsets(8.0, 0.0, 0.0, 0.0)
             }
         }
     }
 
-    fun svg(title: String, xLabel: String, yLabel: String, series: Map<String, List<Pair<Double, Double>>>): String {
-        val points = series.values.flatten()
-        val x = Axis.of(points.map { it.first }, LEFT, W - RIGHT)
-        val y = Axis.of(points.map { it.second }, H - BOTTOM, TOP)
-        val s = StringBuilder()
-        s.append("""<svg xmlns="http://www.w3.org/2000/svg" width="$W" height="$H" viewBox="0 0 $W $H" font-family="sans-serif" font-size="12">""").append('\n')
-        s.append("""<rect width="$W" height="$H" fill="white"/>""").append('\n')
-        s.append("""<text x="${W / 2}" y="20" text-anchor="middle" font-size="14">${esc(title)}</text>""").append('\n')
-        s.append("""<line x1="$LEFT" y1="${H - BOTTOM}" x2="${W - RIGHT}" y2="${H - BOTTOM}" stroke="black"/>""").append('\n')
-        s.append("""<line x1="$LEFT" y1="$TOP" x2="$LEFT" y2="${H - BOTTOM}" stroke="black"/>""").append('\n')
-        for (t in x.ticks()) {
-            val px = n(x.at(t))
-            s.append("""<line x1="$px" y1="${H - BOTTOM}" x2="$px" y2="${H - BOTTOM + 5}" stroke="black"/><text x="$px" y="${H - BOTTOM + 18}" text-anchor="middle">${tick(t)}</text>""").append('\n')
-        }
-        for (t in y.ticks()) {
-            val py = n(y.at(t))
-            s.append("""<line x1="$LEFT" y1="$py" x2="${W - RIGHT}" y2="$py" stroke="#ddd"/><text x="${LEFT - 6}" y="$py" text-anchor="end" dominant-baseline="middle">${tick(t)}</text>""").append('\n')
-        }
-        s.append("""<text x="${(LEFT + W - RIGHT) / 2}" y="${H - 12}" text-anchor="middle">${esc(xLabel)}${if (x.log) " (log)" else ""}</text>""").append('\n')
-        s.append("""<text x="16" y="${(TOP + H - BOTTOM) / 2}" text-anchor="middle" transform="rotate(-90 16 ${(TOP + H - BOTTOM) / 2})">${esc(yLabel)}${if (y.log) " (log)" else ""}</text>""").append('\n')
-        series.entries.forEachIndexed { i, (name, pts) ->
-            val color = COLORS[i % COLORS.size]
-            val dash = if (i >= COLORS.size) """ stroke-dasharray="6 3"""" else ""
-            s.append("""<polyline fill="none" stroke="$color" stroke-width="2"$dash points="${pts.joinToString(" ") { "${n(x.at(it.first))},${n(y.at(it.second))}" }}"/>""").append('\n')
-            for (p in pts) s.append("""<circle cx="${n(x.at(p.first))}" cy="${n(y.at(p.second))}" r="3" fill="$color"/>""").append('\n')
-            val ly = TOP + 16 * i
-            s.append("""<line x1="${W - RIGHT + 10}" y1="$ly" x2="${W - RIGHT + 30}" y2="$ly" stroke="$color" stroke-width="2"$dash/><text x="${W - RIGHT + 35}" y="$ly" dominant-baseline="middle">${esc(name)}</text>""").append('\n')
-        }
-        s.append("</svg>\n")
-        return s.toString()
+    private fun writeSvg(chart: JFreeChart, file: File, h: Int) {
+        val g2 = SVGGraphics2D(W.toDouble(), h.toDouble())
+        // Two decimals of a pixel are plenty; the default writes every coordinate to full double precision.
+        g2.setGeomDoubleConverter { String.format(Locale.ROOT, "%.2f", it) }
+        chart.draw(g2, Rectangle(0, 0, W, h))
+        // No DOCTYPE (getSVGDocument writes one): a parser would fetch the DTD from w3.org.
+        file.writeText("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
+            g2.getSVGElement(null, true, ViewBox(0.0, 0.0, W.toDouble(), h.toDouble()), null, null) + "\n")
     }
 
-    private fun n(v: Double) = String.format(Locale.ROOT, "%.1f", v)
-
-    private fun tick(v: Double): String = when {
-        v >= 1_000_000 -> String.format(Locale.ROOT, "%.3gM", v / 1_000_000)
-        v >= 1000 -> String.format(Locale.ROOT, "%.3gk", v / 1000)
-        else -> String.format(Locale.ROOT, "%.3g", v)
+    private fun writePng(chart: JFreeChart, file: File, h: Int) {
+        file.outputStream().buffered().use { ChartUtils.writeScaledChartAsPNG(it, chart, W, h, PNG_SCALE, PNG_SCALE) }
     }
-
-    private fun esc(s: String) = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 }

@@ -9,10 +9,10 @@ private const val USAGE = "usage: report <head.json> [--baseline <base.json>] [-
 
 /**
  * `scripts/report jmh-results/head.json --baseline jmh-results/base.json > report.md`: the tables (with changes and
- * significance marks against the baseline), SVG charts of swept parameters (default: `<head>-charts/` beside the head
- * file), links to the flamegraphs each run made as its result file records them, and a differential flamegraph per
- * row profiled in both runs, made by async-profiler's converter (`jfrconv --diff`). Paths in the markdown are relative
- * to the current directory, where report.md is expected to be written.
+ * significance marks against the baseline), SVG charts of swept parameters with a PNG of each beside it (default:
+ * `<head>-charts/` beside the head file), links to the flamegraphs each run made as its result file records them, and
+ * a differential flamegraph per row profiled in both runs, made by async-profiler's converter (`jfrconv --diff`).
+ * Paths in the markdown are relative to the current directory, where report.md is expected to be written.
  */
 fun main(args: Array<String>) {
     var head: File? = null

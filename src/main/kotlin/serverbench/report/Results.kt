@@ -24,8 +24,12 @@ data class Run(
     val secondary: Map<String, Metric>,
     /** The files `-prof flame` wrote for this run, as its result file records them ([Flamegraphs.FIELD]). */
     val profiles: List<File> = emptyList(),
-    /** The JDK the fork ran on (JMH's `jdkVersion`); empty in results that do not say. */
+    /** The measuring JVM's version and the measurement's plan, as JMH recorded them; unknown: "" and 0. */
     val jdkVersion: String = "",
+    val forks: Int = 0,
+    val iterations: Int = 0,
+    /** Length of one measured iteration, as JMH writes it (`5 s`). */
+    val iterationTime: String = "",
 ) {
     /** `CpuBenchmark.direct` -> family `Cpu`, variant `direct`. */
     val family: String get() = benchmark.substringBeforeLast('.').substringAfterLast('.').removeSuffix("Benchmark")
@@ -75,8 +79,9 @@ object Results {
             val dir = file.absoluteFile.parentFile
             val listed = r[Flamegraphs.FIELD]?.takeIf { it.isArray }
             val profiles = (0 until (listed?.size() ?: 0)).map { File(dir, listed!![it].asString()).normalize() }
-            val jdk = r["jdkVersion"]?.takeIf { it.isString }?.asString() ?: ""
-            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles, jdk)
+            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles,
+                r["jdkVersion"]?.asString() ?: "", r["forks"]?.asInt() ?: 0, r["measurementIterations"]?.asInt() ?: 0,
+                r["measurementTime"]?.asString() ?: "")
         }
     }
 

@@ -2,6 +2,7 @@ package serverbench.report
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import org.w3c.dom.Element
 import java.io.File
 import javax.xml.parsers.DocumentBuilderFactory
 import kotlin.test.assertEquals
@@ -94,10 +95,14 @@ class ReportTest {
     fun `a family swept over a parameter gets log-scale SVG charts with one line per variant and server`(@TempDir dir: File) {
         val charts = Charts.write(head, dir, dir)
         assertEquals(listOf("cpu-limit-throughput.svg", "cpu-limit-p99.svg"), charts.getValue("Cpu"))
+        assertTrue(File(dir, "cpu-limit-throughput.png").isFile && File(dir, "cpu-limit-p99.png").isFile)
         val svg = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(File(dir, "cpu-limit-throughput.svg"))
-        assertEquals(2, svg.getElementsByTagName("polyline").length)
-        val text = File(dir, "cpu-limit-throughput.svg").readText()
-        assertTrue(text.contains("limit (log)") && text.contains("req/s (log)") && text.contains("direct netty"), text)
+        val g = svg.getElementsByTagName("g")
+        assertEquals(2, (0 until g.length).count { (g.item(it) as Element).getAttribute("class") == "series-line" })
+        val t = svg.getElementsByTagName("text")
+        val texts = (0 until t.length).map { t.item(it).textContent }
+        val expected = listOf("limit (log scale)", "req/s (log scale)", "direct netty", "monoParallel tomcat")
+        assertTrue(texts.containsAll(expected), "$texts")
     }
 
     @Test
