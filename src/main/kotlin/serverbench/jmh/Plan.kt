@@ -79,9 +79,14 @@ object Plan {
         val measurement = o.measurementIterations.orElse(e.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS)) *
             seconds(o.measurementTime.orElse(e.measurementTime.orElse(Defaults.MEASUREMENT_TIME)))
         val steady = if (System.getProperty(serverbench.benchmarks.SteadyWarmup.PROPERTY, "auto").trim() == "off") 0
-        else STEADY_WARMUP_SECONDS
+        else minOf(STEADY_WARMUP_SECONDS, maxWarmupSeconds())
         return forks * (steady + warmup + measurement + SERVER_START_SECONDS)
     }
+
+    /** A suite that caps the steady warmup (`-Dserverbench.warmupMaxSeconds`) mostly reaches the cap. */
+    private fun maxWarmupSeconds(): Long =
+        System.getProperty(serverbench.benchmarks.SteadyWarmup.MAX_PROPERTY)?.trim()?.toLongOrNull()
+            ?: serverbench.benchmarks.SteadyWarmup.DEFAULT_MAX_SECONDS
 
     private fun seconds(t: TimeValue): Long = t.convertTo(TimeUnit.MILLISECONDS).let { (it + 999) / 1000 }
 

@@ -288,16 +288,21 @@ class JarSmokeIT {
         for (suite in listOf("quick", "cpu-offload", "cpu-budget", "cpu-cooperative", "blocking-io", "event-loop-vs-thread", "proxy", "cf-vs-sync", "resources")) {
             assertTrue(list.lines().any { it.startsWith("$suite ") }, "--list lacks $suite:\n$list")
         }
-        // A whole suite, shortened: the estimate first, progress, then the report's tables; results and report kept.
+        // A whole suite, shortened: the estimate first, one line per run, then the findings and the report's tables;
+        // results, report and JMH's full log kept.
         val before = File("jmh-results").listFiles()?.toSet() ?: emptySet()
         val (ran, out, runErr) = bench("quick", "-f", "1", "-wi", "0", "-i", "1", "-r", "1s", "-p", "server=netty")
         val written = (File("jmh-results").listFiles()?.toSet() ?: emptySet()) - before
         try {
             assertEquals(0, ran, out + runErr)
-            assertTrue(out.contains("serverbench: 3 runs planned, estimated duration"), out)
-            assertTrue(out.contains("# Run progress: run 3 of 3"), out)
-            for (family in listOf("BlockingIo", "Cpu", "Noop")) assertTrue(out.contains("## $family\n"), out)
-            assertEquals(setOf("json", "md"), written.filter { it.name.startsWith("quick-") }.map { it.extension }.toSet(), "$written")
+            assertTrue(out.contains("serverbench: 5 runs planned, estimated duration"), out)
+            assertTrue(Regex("""\[5/5, ETA [0-9:]+] BlockingIoBenchmark.withContextIO \(server=netty\): [0-9,.]+ req/s, p99 """)
+                .containsMatchIn(out), out)
+            assertFalse(out.contains("Iteration   1:"), "JMH's own output belongs in the log:\n$out")
+            for (section in listOf("Findings", "BlockingIo", "Cpu")) assertTrue(out.contains("## $section\n"), out)
+            assertEquals(setOf("json", "md", "log"), written.filter { it.name.startsWith("quick-") }.map { it.extension }.toSet(), "$written")
+            val log = written.first { it.name.startsWith("quick-") && it.extension == "log" }.readText()
+            assertTrue(log.contains("Iteration   1:") && log.contains("BlockingIoBenchmark.withContextIO"), log)
         } finally {
             written.forEach { it.deleteRecursively() }
         }
@@ -396,5 +401,11 @@ class JarSmokeIT {
         // The steady-state warmup ran (bounded to 8 s here) and was recorded; two iterations cannot show steadiness.
         assertTrue(m["warmup.seconds"]["score"].asDouble() in 4.0..20.0, "$name warmup.seconds ${m["warmup.seconds"]}")
         assertEquals(1.0, m["warning.notSteady"]["score"].asDouble(), "$name warning.notSteady")
+        // The results README explains every metric a run writes (families of names by their prefix).
+        val documented = File("jmh-results/README.md").readText()
+        for (metric in m.propertyNames()) {
+            val family = Regex("^(errors|warning)\\..+").find(metric)?.let { "`${it.groupValues[1]}.<" }
+            assertTrue(documented.contains(family ?: "`$metric`"), "jmh-results/README.md does not explain $metric")
+        }
     }
 }
