@@ -101,7 +101,7 @@ object Launcher {
         }
         if (planned.isEmpty()) {
             System.err.println("No benchmark matches ${cmd.includes.joinToString(" ") { "'$it'" }}. Patterns are regular " +
-                "expressions matched anywhere in serverbench.benchmarks.<Class>.<method>.${suggestion(cmd.includes)} " +
+                "expressions matched anywhere in serverbench.benchmarks.<Class>.<method>.${suggestion(cmd.includes, Plan.allBenchmarks())} " +
                 "List them with: java -jar target/benchmarks.jar -l")
             return USAGE
         }
@@ -210,10 +210,37 @@ object Launcher {
         return builder.build()
     }
 
-    /** "Cpu.direct" is a natural guess for CpuBenchmark.direct; say so instead of only "no match". */
-    private fun suggestion(includes: List<String>): String {
-        val fixed = includes.map { p -> if (Regex("^\\w+Benchmark").containsMatchIn(p)) p else p.replace(Regex("^(\\w+)\\.(?!\\*)"), "$1Benchmark.") }
-        if (fixed == includes) return ""
-        return " Did you mean ${fixed.joinToString(" ") { "'$it'" }}?"
+    /**
+     * "Cpu.direct" is a natural guess for CpuBenchmark.direct, and "CpuBenchmark.dirct" a typo: name the benchmarks
+     * meant instead of only "no match".
+     */
+    fun suggestion(includes: List<String>, benchmarks: Collection<String>): String {
+        val names = benchmarks.map { it.removePrefix("serverbench.benchmarks.") }.filterNot { it.contains(SELF_CHECK) }
+        val fixed = includes.map { p ->
+            if (Regex("^\\w+Benchmark").containsMatchIn(p)) p else p.replace(Regex("^(\\w+)\\.(?!\\*)"), "$1Benchmark.")
+        }
+        if (fixed != includes && fixed.all { f -> names.any { Regex(f).containsMatchIn(it) } }) {
+            return " Did you mean ${fixed.joinToString(" ") { "'$it'" }}?"
+        }
+        // A plain name with a typo: the benchmarks within a few edits of it, as Class.method or method.
+        val close = includes.filter { Regex("^[\\w.]+$").matches(it) }.flatMap { p ->
+            names.map { n -> n to minOf(editDistance(p.lowercase(), n.lowercase()),
+                editDistance(p.lowercase(), n.substringAfter('.').lowercase())) }
+                .filter { it.second <= maxOf(2, p.length / 5) }.sortedBy { it.second }.map { it.first }
+        }.distinct().take(3)
+        return if (close.isEmpty()) "" else " Did you mean ${close.joinToString(" or ") { "'$it'" }}?"
+    }
+
+    private fun editDistance(a: String, b: String): Int {
+        var prev = IntArray(b.length + 1) { it }
+        for (i in 1..a.length) {
+            val cur = IntArray(b.length + 1)
+            cur[0] = i
+            for (j in 1..b.length) {
+                cur[j] = minOf(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + if (a[i - 1] == b[j - 1]) 0 else 1)
+            }
+            prev = cur
+        }
+        return prev[b.length]
     }
 }

@@ -44,10 +44,16 @@ object Plan {
         }
     }
 
+    private fun silentOutput() =
+        OutputFormatFactory.createFormatInstance(PrintStream(OutputStream.nullOutputStream()), VerboseMode.SILENT)
+
     private fun entries(options: Options): Set<BenchmarkListEntry> {
-        val silent = OutputFormatFactory.createFormatInstance(PrintStream(OutputStream.nullOutputStream()), VerboseMode.SILENT)
-        return BenchmarkList.defaultList().find(silent, options.includes, options.excludes)
+        return BenchmarkList.defaultList().find(silentOutput(), options.includes, options.excludes)
     }
+
+    /** Every benchmark method in the jar, `serverbench.benchmarks.Class.method`. */
+    fun allBenchmarks(): List<String> =
+        BenchmarkList.defaultList().getAll(silentOutput(), emptyList()).map { it.username }.distinct().sorted()
 
     /** Parameter names the selected benchmarks declare. */
     fun declaredParams(options: Options): Set<String> =

@@ -34,6 +34,9 @@ object Report {
     /** Open loop only: latency from the actual send, beside the corrected figures. */
     private val UNCORRECTED_P99 = "latency.uncorrected.p99" to "uncorrected p99 ms"
 
+    /** Whole numbers: a peak of 19 threads is not "19.00". */
+    private val COUNTS = setOf("errors", "threads.peak", "fds.open")
+
     /** Parameters every result has; the others are shown as columns only where they vary within a family. */
     private val ALWAYS = listOf("server")
 
@@ -170,7 +173,7 @@ object Report {
         val old = oldRun?.metric(metric)
         if (now == null || now.score.isNaN()) return "–"
         val value = (if (metric == "heap.allocPerReq" && run.allocLowerBound) "≥ " else "") +
-            (if (metric == "errors") String.format(Locale.ROOT, "%.0f", now.score) else format(now.score)) +
+            (if (metric in COUNTS) String.format(Locale.ROOT, "%.0f", now.score) else format(now.score)) +
             (if (metric == Run.SCORE && !now.error.isNaN()) " ± ${format(now.error)}" else "") +
             (if (metric == Run.SCORE && run.notSteady) " (not steady)" else "")
         if (!withBaseline || old == null || old.score.isNaN()) return value

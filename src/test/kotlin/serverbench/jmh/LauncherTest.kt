@@ -77,4 +77,16 @@ class LauncherTest {
         assertEquals("NaN", tree[0]["primaryMetric"]["score"].asString())
         assertEquals(2.5, tree[1]["primaryMetric"]["score"].asDouble())
     }
+
+    @Test
+    fun `a pattern that matches nothing gets the benchmarks it probably meant`() {
+        val all = listOf("CpuBenchmark.direct", "CpuBenchmark.completableFuture", "NoopBenchmark.hello",
+            "BlockingIoBenchmark.direct", "SelfCheckBenchmark.status500").map { "serverbench.benchmarks.$it" }
+        assertEquals(" Did you mean 'CpuBenchmark.direct'?", Launcher.suggestion(listOf("Cpu.direct"), all))
+        assertEquals(" Did you mean 'CpuBenchmark.direct'?", Launcher.suggestion(listOf("CpuBenchmark.dirct"), all))
+        assertEquals(" Did you mean 'CpuBenchmark.completableFuture'?",
+            Launcher.suggestion(listOf("completableFutur"), all))
+        assertEquals(" Did you mean 'NoopBenchmark.hello'?", Launcher.suggestion(listOf("NopBenchmark.hello"), all))
+        assertEquals("", Launcher.suggestion(listOf("Database"), all))
+    }
 }

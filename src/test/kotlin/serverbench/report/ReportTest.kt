@@ -34,6 +34,14 @@ class ReportTest {
     }
 
     @Test
+    fun `counts print as whole numbers`() {
+        val run = Run("serverbench.benchmarks.NoopBenchmark.hello", mapOf("server" to "netty"), Metric(100.0, 1.0, "ops/s"),
+            mapOf("threads.peak" to Metric(19.0, 0.0, "threads"), "errors" to Metric(0.0, Double.NaN, "count")))
+        val row = Report.markdown(listOf(run), "x.json", null, null).lines().last { it.startsWith("| hello") }
+        assertTrue(row.endsWith("| 0 | – | – | – | 19 |"), row)
+    }
+
+    @Test
     fun `budgeted and unbudgeted servers get tables of their own, the budgeted one with its throttling`() {
         fun run(cpus: String, limit: String) = Run("serverbench.benchmarks.CpuBenchmark.direct",
             mapOf("server" to "tomcat", "cpus" to cpus, "cpuset" to "none", "limit" to limit), Metric(100.0, 1.0, "ops/s"),
