@@ -1,6 +1,8 @@
 package serverbench.jmh
 
 import org.openjdk.jmh.results.RunResult
+import serverbench.benchmarks.Knobs
+import serverbench.fixture.CpuPlacement
 import serverbench.report.Report
 import java.io.File
 import java.io.FileOutputStream
@@ -94,16 +96,13 @@ class Console private constructor(
 /** The compact console's words for a run: what it is, and what it measured. */
 object RunLine {
     /** Parameters that differ between the session's runs (and always `server`): the rest are said once, up front. */
-    fun varying(runs: List<Plan.Run>): Set<String> =
-        runs.flatMap { it.params.keys }.filterTo(LinkedHashSet()) { p ->
-            p == "server" || runs.map { it.params[p] }.distinct().size > 1
-        }
+    fun varying(runs: List<Plan.Run>): Set<String> = (listOf("server") + Knobs.varying(runs.map { it.params })).toSet()
 
-    /** "every run: concurrency=64, limit=10000 (closed loop)" — the parameters no run changes. */
+    /** "every run: concurrency=64, rate=0 (closed loop)": the parameters every run has, with one value. */
     fun common(runs: List<Plan.Run>): String? {
-        val varying = varying(runs)
-        val fixed = runs.first().params.filterKeys { it !in varying }
-            .filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
+        val fixed = runs.first().params.filter { (p, v) ->
+            p != "server" && !Knobs.unset(p, v) && !CpuPlacement.isDefault(p, v) && runs.all { it.params[p] == v }
+        }
         if (fixed.isEmpty()) return null
         val loop = when (val rate = fixed["rate"]) {
             null -> ""
@@ -116,7 +115,8 @@ object RunLine {
     fun name(index: Int, runs: List<Plan.Run>, eta: String): String {
         val run = runs[index]
         val shown = varying(runs)
-        val params = run.params.filterKeys { it in shown }.entries.joinToString(", ") { "${it.key}=${it.value}" }
+        val params = run.params.filter { (p, v) -> p in shown && !Knobs.unset(p, v) }.entries
+            .joinToString(", ") { "${it.key}=${it.value}" }
         val width = runs.size.toString().length
         return "[${(index + 1).toString().padStart(width)}/${runs.size}, ETA $eta] " +
             run.benchmark.removePrefix("serverbench.benchmarks.") + (if (params.isEmpty()) "" else " ($params)") + ":"

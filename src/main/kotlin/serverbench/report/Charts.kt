@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.benchmarks.Knobs
 import org.jfree.chart.ChartUtils
 import org.jfree.chart.JFreeChart
 import org.jfree.chart.block.BlockBorder
@@ -85,8 +86,7 @@ object Charts {
 
     /** Series name -> points sorted by x; one series per variant, server and value of the other varying parameters. */
     fun series(runs: List<Run>, param: String, metric: String): Map<String, List<Point>> {
-        val varying = runs.flatMap { it.params.keys }.distinct()
-            .filter { it != param && it != "server" && runs.map { r -> r.params[it] }.distinct().size > 1 }
+        val varying = Knobs.varying(runs.map { it.params }).filter { it != param && it != "server" }
         fun name(r: Run) = (listOf("${r.variant} ${r.params["server"] ?: ""}".trim()) +
             varying.map { "$it=${r.params[it]}" }).joinToString(" ")
         fun point(r: Run) = r.metric(metric)!!.let { Point(r.params[param]!!.toDouble(), it.score, it.low, it.high) }

@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.benchmarks.Knobs
 import serverbench.fixture.CpuPlacement
 import java.util.Locale
 
@@ -30,7 +31,8 @@ object Findings {
     /** The Findings section (a heading, the conditions, a line or two per group), or "" when no run was given. */
     fun markdown(runs: List<Run>): String {
         if (runs.isEmpty()) return ""
-        val groups = runs.groupBy { it.family to (it.params - SERVER).toSortedMap() }
+        // Unset knobs (a Tomcat knob is n/a on Netty, `default` on Tomcat) do not split a parameter point.
+        val groups = runs.groupBy { r -> r.family to (r.params - SERVER).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap() }
             .map { (key, rows) -> Group(key.first, key.second, rows) }
             .sortedWith(compareBy<Group> { it.family }.thenComparator { a, b -> compareParams(a.params, b.params) })
         // A condition shared by every group is said once; one that differs is said in each group's label.

@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.benchmarks.Knobs
 import java.io.File
 import java.util.Locale
 import kotlin.math.abs
@@ -113,8 +114,7 @@ object Report {
     private fun table(out: StringBuilder, runs: List<Run>, baseByKey: Map<String, Run>, withBaseline: Boolean,
                       flamegraphs: (Run) -> List<String>) {
         out.append("\n")
-        val varying = runs.flatMap { it.params.keys }.distinct()
-            .filter { it !in ALWAYS && runs.map { r -> r.params[it] }.distinct().size > 1 }
+        val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS }
         val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList()) +
             (if (runs.any { it.metric("server.throttled") != null }) BUDGET else emptyList())
         val warned = runs.any { it.warnings.isNotEmpty() }

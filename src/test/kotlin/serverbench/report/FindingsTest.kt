@@ -13,11 +13,19 @@ class FindingsTest {
         benchmark: String, server: String, rps: Double, rpsError: Double, p99: Double, p99Low: Double, p99High: Double,
         params: Map<String, String> = mapOf("concurrency" to "64"), notSteady: Boolean = false, errors: Double = 0.0,
         warnings: List<String> = emptyList(), jdk: String = "17.0.9",
-    ) = Run("serverbench.benchmarks.$benchmark", params + ("server" to server), Metric(rps, rpsError, "ops/s"),
+    ) = Run("serverbench.benchmarks.$benchmark", params + ("server" to server) + knobs(params, server),
+        Metric(rps, rpsError, "ops/s"),
         mapOf("latency.p99" to Metric(p99, maxOf(p99 - p99Low, p99High - p99), "ms", p99Low, p99High),
             "errors" to Metric(errors, Double.NaN, "count"),
             Run.NOT_STEADY to Metric(if (notSteady) 1.0 else 0.0, Double.NaN, "flag")) +
             warnings.associate { "warning.$it" to Metric(0.5, Double.NaN, "share") }, jdkVersion = jdk)
+
+    /** The blocking family's server knobs as a real run has them: unset, and n/a on the other stack. */
+    private fun knobs(params: Map<String, String>, server: String) = if ("delayMs" !in params) emptyMap() else mapOf(
+        "nettyIoWorkers" to if (server == "netty") "default" else "n/a",
+        "tomcatMaxThreads" to if (server == "tomcat") "default" else "n/a",
+        "virtualThreads" to "false",
+    )
 
     private fun lines(runs: List<Run>) = Findings.markdown(runs).lines()
 
