@@ -84,12 +84,14 @@ class ReliabilityIT {
         val dir = Files.createTempDirectory("killed").toFile()
         val json = File(dir, "results.json")
         val listening = Sockets.listening()
-        val process = Jar.start("NoopBenchmark.hello", "-p", "server=netty", "-p", "concurrency=1,2,3,4,5", *quick,
-            "-rf", "json", "-rff", json.path, out = File(dir, "out.txt"), err = File(dir, "err.txt"))
+        val started = Jar.start("NoopBenchmark.hello", "-p", "server=netty", "-p", "concurrency=1,2,3,4,5", *quick,
+            "-rf", "json", "-rff", json.path)
+        val process = started.process
         try {
             val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
             while (completed(json) < 2) {
-                assertTrue(process.isAlive && System.nanoTime() < deadline, "two runs did not finish: ${File(dir, "out.txt").readText()}")
+                assertTrue(process.isAlive && System.nanoTime() < deadline,
+                    "two runs did not finish (whole output: ${started.out}):\n${started.out.readText().takeLast(4000)}")
                 Thread.sleep(50)
             }
             // Between two runs there is no fork for a moment: wait for the third run's.
