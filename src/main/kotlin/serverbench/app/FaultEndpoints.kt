@@ -61,5 +61,8 @@ class FaultEndpoints(private val context: ConfigurableApplicationContext) {
     companion object {
         const val OK = "ok"
         const val TRUNCATED_LENGTH = 1000
+
+        /** The message of the exception that cuts /fault/truncated short, which the server logs (tests expect it). */
+        const val TRUNCATED_MESSAGE = "truncated on purpose"
     }
 }

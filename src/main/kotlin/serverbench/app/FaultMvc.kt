@@ -17,6 +17,6 @@ class FaultMvc {
         response.setContentLength(FaultEndpoints.TRUNCATED_LENGTH)
         response.outputStream.write(FaultEndpoints.OK.toByteArray())
         response.flushBuffer()
-        throw IllegalStateException("truncated on purpose")
+        throw IllegalStateException(FaultEndpoints.TRUNCATED_MESSAGE)
     }
 }

@@ -1,5 +1,6 @@
 package serverbench.app
 
+import org.springframework.core.io.buffer.DataBuffer
 import org.springframework.http.MediaType
 import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.RestController
@@ -21,6 +22,8 @@ class FaultWebFlux {
         response.headers.contentType = MediaType.TEXT_PLAIN
         response.headers.contentLength = FaultEndpoints.TRUNCATED_LENGTH.toLong()
         val part = Mono.fromCallable { response.bufferFactory().wrap(FaultEndpoints.OK.toByteArray()) }
-        return response.writeAndFlushWith(Flux.just(part, Mono.delay(Duration.ofMillis(5)).then(Mono.error(IllegalStateException("truncated on purpose")))))
+        val fail = Mono.delay(Duration.ofMillis(5))
+            .then(Mono.error<DataBuffer>(IllegalStateException(FaultEndpoints.TRUNCATED_MESSAGE)))
+        return response.writeAndFlushWith(Flux.just(part, fail))
     }
 }

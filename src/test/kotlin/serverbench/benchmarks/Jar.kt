@@ -2,14 +2,39 @@ package serverbench.benchmarks
 
 import java.io.File
 import java.util.concurrent.TimeUnit
+import java.util.concurrent.atomic.AtomicInteger
 
-/** Runs the built `target/benchmarks.jar` as a user would, with a time bound. */
+/**
+ * Runs the built `target/benchmarks.jar` as a user would, with a time bound. What each run prints (forks' stack traces
+ * of runs that fail on purpose included) goes to files under target/jar-runs, kept after the run and shown only in
+ * the message of an assertion that fails, so a passing IT prints nothing of it.
+ */
 object Jar {
     val path: File = File(System.getProperty("serverbench.jar") ?: "target/benchmarks.jar").absoluteFile
 
-    class Run(val exitCode: Int, val stdout: String, val stderr: String) {
-        override fun toString() = "exit $exitCode\n--- stdout\n${stdout.takeLast(4000)}\n--- stderr\n${stderr.takeLast(4000)}"
+    /** target/jar-runs: emptied once per test JVM, so what is there is this build's. */
+    private val outputs: File by lazy {
+        File(path.parentFile, "jar-runs").apply {
+            deleteRecursively()
+            mkdirs()
+        }
     }
+    private val runs = AtomicInteger()
+
+    /** A new pair of files for the output of a run of [args], named after its number and its first argument. */
+    fun outputFiles(vararg args: String): Pair<File, File> {
+        val first = args.firstOrNull().orEmpty().replace(Regex("[^\\w.-]+"), "_").take(60)
+        val name = "%03d-%s".format(runs.incrementAndGet(), first)
+        return File(outputs, "$name.out") to File(outputs, "$name.err")
+    }
+
+    class Run(val exitCode: Int, val stdout: String, val stderr: String, val out: File, val err: File) {
+        override fun toString() = "exit $exitCode (whole output: $out, $err)\n--- stdout\n${stdout.takeLast(4000)}\n" +
+            "--- stderr\n${stderr.takeLast(4000)}"
+    }
+
+    /** A started jar and where its output goes. */
+    class Started(val process: Process, val out: File, val err: File)
 
     /**
      * The steady-state warmup runs in every run here, bounded: these runs check behaviour, not figures, and an
@@ -22,28 +47,25 @@ object Jar {
         vararg args: String, java: String = currentJava(), minutes: Long = 5, jvmArgs: List<String> = emptyList(),
     ): Run {
         check(path.isFile) { "$path not built: run mvn package first" }
-        val out = File.createTempFile("serverbench-out", ".txt")
-        val err = File.createTempFile("serverbench-err", ".txt")
-        try {
-            val process = ProcessBuilder(listOf(java) + BOUNDED_WARMUP + jvmArgs + listOf("-jar", path.path) + args)
-                .redirectOutput(out).redirectError(err).start()
-            if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
-                process.descendants().forEach { it.destroyForcibly() }
-                process.destroyForcibly()
-                error("benchmarks.jar ${args.joinToString(" ")} did not finish in $minutes minutes:\n${out.readText().takeLast(3000)}")
-            }
-            return Run(process.exitValue(), out.readText(), err.readText())
-        } finally {
-            out.delete()
-            err.delete()
+        val (out, err) = outputFiles(*args)
+        val process = ProcessBuilder(listOf(java) + BOUNDED_WARMUP + jvmArgs + listOf("-jar", path.path) + args)
+            .redirectOutput(out).redirectError(err).start()
+        if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
+            process.descendants().forEach { it.destroyForcibly() }
+            process.destroyForcibly()
+            error("benchmarks.jar ${args.joinToString(" ")} did not finish in $minutes minutes (whole output: $out, " +
+                "$err):\n${out.readText().takeLast(3000)}")
         }
+        return Run(process.exitValue(), out.readText(), err.readText(), out, err)
     }
 
-    /** Starts the jar without waiting, output to [out] and [err]; the caller stops it. */
-    fun start(vararg args: String, out: File, err: File, java: String = currentJava()): Process {
+    /** Starts the jar without waiting, its output to [Started.out] and [Started.err]; the caller stops it. */
+    fun start(vararg args: String, java: String = currentJava()): Started {
         check(path.isFile) { "$path not built: run mvn package first" }
-        return ProcessBuilder(listOf(java) + BOUNDED_WARMUP + listOf("-jar", path.path) + args)
+        val (out, err) = outputFiles(*args)
+        val process = ProcessBuilder(listOf(java) + BOUNDED_WARMUP + listOf("-jar", path.path) + args)
             .redirectOutput(out).redirectError(err).start()
+        return Started(process, out, err)
     }
 
     fun currentJava(): String = File(System.getProperty("java.home"), "bin/java").path

@@ -275,13 +275,13 @@ class JarSmokeIT {
     @Test
     fun `scripts-bench runs a suite end to end, names its suites, and refuses an unknown one in one line`() {
         fun bench(vararg args: String): Triple<Int, String, String> {
+            // Output to files, as Jar.run's: kept under target/jar-runs, and no pipe to fill while the other is read.
+            val (out, err) = Jar.outputFiles("bench", *args)
             // A suite sets its own warmup limit on the command line; JAVA_TOOL_OPTIONS bounds it here all the same.
-            val p = ProcessBuilder(listOf("bash", "scripts/bench") + args)
+            val p = ProcessBuilder(listOf("bash", "scripts/bench") + args).redirectOutput(out).redirectError(err)
                 .also { it.environment()["JAVA_TOOL_OPTIONS"] = "-Dserverbench.warmup=off" }.start()
-            val out = p.inputStream.bufferedReader().readText()
-            val err = p.errorStream.bufferedReader().readText()
-            assertTrue(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES))
-            return Triple(p.exitValue(), out, err)
+            assertTrue(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES), "scripts/bench did not finish: see $out")
+            return Triple(p.exitValue(), out.readText(), err.readText())
         }
         val (listed, list, _) = bench("--list")
         assertEquals(0, listed)

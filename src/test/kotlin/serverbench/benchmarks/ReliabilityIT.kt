@@ -82,12 +82,14 @@ class ReliabilityIT {
     fun `a killed launcher keeps the finished runs and leaves no fork or port behind`(signal: String) {
         val dir = Files.createTempDirectory("killed").toFile()
         val json = File(dir, "results.json")
-        val process = Jar.start("NoopBenchmark.hello", "-p", "server=netty", "-p", "concurrency=1,2,3,4,5", *quick,
-            "-rf", "json", "-rff", json.path, out = File(dir, "out.txt"), err = File(dir, "err.txt"))
+        val started = Jar.start("NoopBenchmark.hello", "-p", "server=netty", "-p", "concurrency=1,2,3,4,5", *quick,
+            "-rf", "json", "-rff", json.path)
+        val process = started.process
         try {
             val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
             while (completed(json) < 2) {
-                assertTrue(process.isAlive && System.nanoTime() < deadline, "two runs did not finish: ${File(dir, "out.txt").readText()}")
+                assertTrue(process.isAlive && System.nanoTime() < deadline,
+                    "two runs did not finish (whole output: ${started.out}):\n${started.out.readText().takeLast(4000)}")
                 Thread.sleep(50)
             }
             // Between two runs there is no fork for a moment: wait for the third run's.
@@ -101,7 +103,7 @@ class ReliabilityIT {
             assertTrue(process.waitFor(30, TimeUnit.SECONDS))
             for (p in family) assertTrue(p.onExit().get(30, TimeUnit.SECONDS).let { !it.isAlive }, "fork ${p.pid()} outlived the launcher")
             assertEquals(2, completed(json), "the results file holds the two finished runs")
-            Sockets.assertClosed(File(dir, "out.txt").readText())
+            Sockets.assertClosed(started.out.readText())
         } finally {
             process.descendants().forEach { it.destroyForcibly() }
             process.destroyForcibly()

@@ -14,6 +14,7 @@ class SpringMetadataIT {
     private val lineFiles = listOf(
         "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports",
         "META-INF/spring/org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration.imports",
+        "META-INF/spring/org.springframework.boot.web.server.test.AutoConfigureWebServer.imports",
         "META-INF/spring.handlers",
         "META-INF/spring.schemas",
     )
@@ -21,6 +22,9 @@ class SpringMetadataIT {
         "META-INF/spring.factories",
         "META-INF/spring/aot.factories",
         "META-INF/spring-autoconfigure-metadata.properties",
+        "META-INF/spring-devtools.properties",
+        // Not Spring's, merged the same way: Netty's Version.identify() reads every Netty jar's entries from it.
+        "META-INF/io.netty.versions.properties",
     )
 
     private fun copiesOnClasspath(name: String): List<String> =

@@ -123,7 +123,10 @@ class ReportTest {
         })
         val base = profiled(head.first(), "base", 30)
         val now = profiled(head.first(), "head", 40, 30)
-        val diffs = Flamegraphs.diff(base, now, File(dir, "diff"), dir)
+        val printed = printedBy { Flamegraphs.diff(base, now, File(dir, "diff"), dir) }
+        // The converter's progress goes to stderr: stdout is where scripts/report writes the markdown.
+        assertEquals("", printed.stdout)
+        val diffs = printed.value
         assertEquals(listOf("diff/CpuBenchmark.direct/${Flamegraphs.dirName(now.params)}/cpu-diff.html"), diffs)
         val html = File(dir, diffs.single()).readText()
         assertTrue(html.length > 1000 && html.contains("PrimesKt.isPrime"), html)
