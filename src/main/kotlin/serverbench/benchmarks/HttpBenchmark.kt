@@ -143,7 +143,7 @@ abstract class HttpBenchmark {
             variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
             val settings = clientSettings()
-            warmup = SteadyWarmup.fromSystemProperties()
+            warmup = SteadyWarmup.fromSystemProperties(javaClass.simpleName.substringBefore('_'))
             val placement = CpuPlacement.of(cpus, cpuset)
             val budget = if (placement.limited) startBudget(placement) else null
             val properties = serverProperties() + startDependencies()

@@ -94,19 +94,25 @@ class SteadyWarmup(private val maxSeconds: Long) {
         private const val LATENCIES_PER_WINDOW = 10
 
         /**
-         * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 120):
-         * null when off (JMH's `-wi`/`-w` warm up alone). Throws [IllegalArgumentException] naming the property on bad
-         * input.
+         * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 120),
+         * which `-Dserverbench.warmupMaxSeconds.<BenchmarkClass>=N` overrides for one class (a suite whose families
+         * need different limits, e.g. CPU work still compiling where a blocking wait is flat at once): null when off
+         * (JMH's `-wi`/`-w` warm up alone). Throws [IllegalArgumentException] naming the property on bad input.
          */
-        fun fromSystemProperties(): SteadyWarmup? {
+        fun fromSystemProperties(benchmarkClass: String? = null): SteadyWarmup? {
             val mode = System.getProperty(PROPERTY, "auto").trim()
             require(mode == "auto" || mode == "off") { "-D$PROPERTY must be auto or off, was '$mode'" }
-            val rawMax = System.getProperty(MAX_PROPERTY)
-            val max = rawMax?.trim()?.toLongOrNull() ?: DEFAULT_MAX_SECONDS
-            require(rawMax == null || (rawMax.trim().toLongOrNull() ?: 0) >= 1) {
-                "-D$MAX_PROPERTY must be an integer >= 1 (seconds), was '$rawMax'"
-            }
-            return if (mode == "off") null else SteadyWarmup(max)
+            return if (mode == "off") null else SteadyWarmup(maxSeconds(benchmarkClass))
+        }
+
+        /** The warmup limit for a benchmark class (its simple or full name), from the properties above. */
+        fun maxSeconds(benchmarkClass: String?): Long {
+            val own = benchmarkClass?.let { "$MAX_PROPERTY.${it.substringAfterLast('.')}" }
+            val name = own?.takeIf { System.getProperty(it) != null } ?: MAX_PROPERTY
+            val raw = System.getProperty(name) ?: return DEFAULT_MAX_SECONDS
+            val max = raw.trim().toLongOrNull()
+            require(max != null && max >= 1) { "-D$name must be an integer >= 1 (seconds), was '$raw'" }
+            return max
         }
     }
 }

@@ -66,6 +66,7 @@ object ParamRules {
         }
         val settings = try {
             serverbench.benchmarks.SteadyWarmup.fromSystemProperties()
+            runs.map { it.className }.distinct().forEach { serverbench.benchmarks.SteadyWarmup.maxSeconds(it) }
             ClientSettings.fromSystemProperties()
         } catch (e: IllegalArgumentException) {
             return e.message

@@ -8,6 +8,7 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.TimeValue
 import org.openjdk.jmh.runner.options.VerboseMode
+import serverbench.benchmarks.SteadyWarmup
 import java.io.OutputStream
 import java.io.PrintStream
 import java.io.Serializable
@@ -70,29 +71,24 @@ object Plan {
                 val values = options.getParameter(name).orElse(defaults.toList())
                 combos = combos.flatMap { c -> values.map { v -> LinkedHashMap(c).also { it[name] = v } } }
             }
-            val estimate = estimateSeconds(options, entry)
+            val estimate = estimateSeconds(options, entry, entry.username.substringBeforeLast('.'))
             val iterations = options.measurementIterations.orElse(entry.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS))
             for (mode in modes) for (c in combos) out += Run(entry.username, mode, c, estimate, iterations)
         }
         return out
     }
 
-    private fun estimateSeconds(o: Options, e: BenchmarkListEntry): Long {
+    private fun estimateSeconds(o: Options, e: BenchmarkListEntry, benchmarkClass: String): Long {
         val forks = o.forkCount.orElse(e.forks.orElse(Defaults.MEASUREMENT_FORKS)).coerceAtLeast(1) +
             o.warmupForkCount.orElse(e.warmupForks.orElse(Defaults.WARMUP_FORKS))
         val warmup = o.warmupIterations.orElse(e.warmupIterations.orElse(Defaults.WARMUP_ITERATIONS)) *
             seconds(o.warmupTime.orElse(e.warmupTime.orElse(Defaults.WARMUP_TIME)))
         val measurement = o.measurementIterations.orElse(e.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS)) *
             seconds(o.measurementTime.orElse(e.measurementTime.orElse(Defaults.MEASUREMENT_TIME)))
-        val steady = if (System.getProperty(serverbench.benchmarks.SteadyWarmup.PROPERTY, "auto").trim() == "off") 0
-        else minOf(STEADY_WARMUP_SECONDS, maxWarmupSeconds())
+        val steady = if (System.getProperty(SteadyWarmup.PROPERTY, "auto").trim() == "off") 0
+        else minOf(STEADY_WARMUP_SECONDS, runCatching { SteadyWarmup.maxSeconds(benchmarkClass) }.getOrDefault(0))
         return forks * (steady + warmup + measurement + SERVER_START_SECONDS)
     }
-
-    /** A suite that caps the steady warmup (`-Dserverbench.warmupMaxSeconds`) mostly reaches the cap. */
-    private fun maxWarmupSeconds(): Long =
-        System.getProperty(serverbench.benchmarks.SteadyWarmup.MAX_PROPERTY)?.trim()?.toLongOrNull()
-            ?: serverbench.benchmarks.SteadyWarmup.DEFAULT_MAX_SECONDS
 
     private fun seconds(t: TimeValue): Long = t.convertTo(TimeUnit.MILLISECONDS).let { (it + 999) / 1000 }
 
