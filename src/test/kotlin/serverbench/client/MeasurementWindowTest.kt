@@ -75,8 +75,8 @@ class MeasurementWindowTest {
             println("bursts: score %.1f req/s, 16 / mean latency %.1f req/s, per window %s".format(
                 score, truth, windows.joinToString { "%.0f".format(it.ops / (it.nanos / 1e9)) }))
             // Windows hold 3 or 4 bursts (±1 burst is the scatter the README explains); 12 of them pool to a few %,
-            // and the truth, from 64 latencies, is itself a few % off on a busy machine (0.94 seen in a clean-clone
-            // run). The bias this guards against read 0.77: within 10 % tells the two apart.
+            // and the truth, from 64 latencies, is itself a few % off on a busy machine. The bias this guards against
+            // is about a quarter of the score (README, "Why the window is exact"): within 10 % tells the two apart.
             assertTrue(score / truth in 0.90..1.10, "score $score vs $truth")
             // Each window ends at its deadline, not at the next burst.
             windows.forEach { assertTrue(it.nanos < 1_100_000_000, "window of ${it.nanos / 1e6} ms") }
