@@ -24,7 +24,7 @@ object Findings {
     /** One family at one parameter point; its candidates are its rows, one per variant and server. */
     private class Group(val family: String, val params: Map<String, String>, val runs: List<Run>) {
         val loop = loop(runs.first())
-        val budget = budget(runs.first())
+        val budget = runs.first().budget
         val jdk = runs.map { it.jdkVersion }.filter { it.isNotEmpty() }.distinct().joinToString("/")
     }
 
@@ -34,7 +34,8 @@ object Findings {
         // Unset knobs (a Tomcat knob is n/a on Netty, `default` on Tomcat) do not split a parameter point.
         val groups = runs.groupBy { r -> r.family to (r.params - SERVER).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap() }
             .map { (key, rows) -> Group(key.first, key.second, rows) }
-            .sortedWith(compareBy<Group> { it.family }.thenComparator { a, b -> compareParams(a.params, b.params) })
+            .sortedWith(compareBy<Group> { it.family }
+                .thenComparator { a, b -> compareParams((a.params.keys + b.params.keys).sorted(), a.params, b.params) })
         // A condition shared by every group is said once; one that differs is said in each group's label.
         val oneLoop = groups.map { it.loop }.distinct().size == 1
         val oneBudget = groups.map { it.budget }.distinct().size == 1
@@ -228,19 +229,4 @@ object Findings {
         else "closed loop" + (connections?.let { ", $it connections" } ?: "")
     }
 
-    /** "cpus=1", "cpus=0.5, cpuset=1", or "" without one (defaults may be absent: [Results.read] drops them). */
-    private fun budget(run: Run): String = listOf(CpuPlacement.CPUS, CpuPlacement.CPUSET)
-        .mapNotNull { p -> run.params[p]?.takeUnless { CpuPlacement.isDefault(p, it) }?.let { "$p=$it" } }
-        .joinToString(", ")
-
-    private fun compareParams(a: Map<String, String>, b: Map<String, String>): Int {
-        for (n in (a.keys + b.keys).sorted()) {
-            val x = a[n] ?: ""
-            val y = b[n] ?: ""
-            val c = if (x.toDoubleOrNull() != null && y.toDoubleOrNull() != null) x.toDouble().compareTo(y.toDouble())
-            else x.compareTo(y)
-            if (c != 0) return c
-        }
-        return 0
-    }
 }

@@ -106,10 +106,7 @@ object Report {
     private const val UNBUDGETED = "unlimited"
 
     /** "cpus=1", "cpus=0.5, cpuset=1" or [UNBUDGETED]. */
-    private fun placement(run: Run): String = listOfNotNull(
-        run.params["cpus"]?.takeIf { it != "unlimited" }?.let { "cpus=$it" },
-        run.params["cpuset"]?.takeIf { it != "none" }?.let { "cpuset=$it" },
-    ).joinToString(", ").ifEmpty { UNBUDGETED }
+    private fun placement(run: Run): String = run.budget.ifEmpty { UNBUDGETED }
 
     private fun table(out: StringBuilder, runs: List<Run>, baseByKey: Map<String, Run>, withBaseline: Boolean,
                       flamegraphs: (Run) -> List<String>) {
@@ -126,7 +123,7 @@ object Report {
         out.append(headers.joinToString(" | ", "| ", " |\n"))
         out.append(headers.joinToString(" | ", "| ", " |\n") { if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:" })
         val sorted = runs.sortedWith(compareBy<Run>({ it.variant }, { it.params["server"] })
-            .thenComparator { a, b -> compareParams(varying, a, b) })
+            .thenComparator { a, b -> compareParams(varying, a.params, b.params) })
         for (run in sorted) {
             val cells = ArrayList<String>()
             cells += run.variant
@@ -153,17 +150,6 @@ object Report {
             val missing = runs.count { baseByKey[it.key] == null }
             if (missing > 0) out.append("\n$missing of ${runs.size} rows have no baseline with the same parameters.\n")
         }
-    }
-
-    private fun compareParams(names: List<String>, a: Run, b: Run): Int {
-        for (n in names) {
-            val x = a.params[n]
-            val y = b.params[n]
-            val c = if (x?.toDoubleOrNull() != null && y?.toDoubleOrNull() != null) x.toDouble().compareTo(y.toDouble())
-            else (x ?: "").compareTo(y ?: "")
-            if (c != 0) return c
-        }
-        return 0
     }
 
     private fun describe(r: Run) = "${r.family}.${r.variant} (${r.params.entries.joinToString(", ") { "${it.key}=${it.value}" }})"

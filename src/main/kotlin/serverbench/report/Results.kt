@@ -49,6 +49,12 @@ data class Run(
     /** `warning.notSteady` above 0: throughput still changed while measured; its figures must not be compared. */
     val notSteady: Boolean get() = (secondary[NOT_STEADY]?.score ?: 0.0) > 0
 
+    /** The server's CPU budget, "cpus=1", "cpus=0.5, cpuset=1", or "" without one (defaults are dropped on read). */
+    val budget: String get() = listOfNotNull(
+        params["cpus"]?.takeUnless { serverbench.fixture.CpuPlacement.isDefault("cpus", it) }?.let { "cpus=$it" },
+        params["cpuset"]?.takeUnless { serverbench.fixture.CpuPlacement.isDefault("cpuset", it) }?.let { "cpuset=$it" },
+    ).joinToString(", ")
+
     /** `heap.allocLowerBound` above 0: `heap.allocPerReq` could not count all allocation, so it is a lower bound. */
     val allocLowerBound: Boolean get() = (secondary["heap.allocLowerBound"]?.score ?: 0.0) > 0
 
@@ -56,6 +62,18 @@ data class Run(
         const val SCORE = "score"
         const val NOT_STEADY = "warning.notSteady"
     }
+}
+
+/** Orders parameter maps by the values of [names], numbers as numbers: rows and groups sort 100 before 1000. */
+fun compareParams(names: Collection<String>, a: Map<String, String>, b: Map<String, String>): Int {
+    for (n in names) {
+        val x = a[n] ?: ""
+        val y = b[n] ?: ""
+        val c = if (x.toDoubleOrNull() != null && y.toDoubleOrNull() != null) x.toDouble().compareTo(y.toDouble())
+        else x.compareTo(y)
+        if (c != 0) return c
+    }
+    return 0
 }
 
 /** Reads JMH's `-rf json` output. */
