@@ -5,7 +5,6 @@ import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.BlockingIoEndpoints
-import serverbench.app.WorkerPools
 import serverbench.client.Request
 
 /**
@@ -23,11 +22,7 @@ class BlockingIoBenchmark : PooledHttpBenchmark() {
     @Param("10", "100", "500")
     var delayMs: Int = 0
 
-    override fun request(variant: String) = when (variant) {
-        "direct", "suspendBlocking", "withContextIO", "cfFixed", "cfCached", "cfVirtual", "workerCompleted",
-        "boundedElastic", "largePool", "nonBlocking" -> Request("/blocking/$variant?ms=$delayMs", BlockingIoEndpoints.DONE)
-        else -> unknown(variant)
-    }
+    override fun request(variant: String) = Request("/blocking/$variant?ms=$delayMs", BlockingIoEndpoints.DONE)
 
     @Benchmark
     fun direct() = call()

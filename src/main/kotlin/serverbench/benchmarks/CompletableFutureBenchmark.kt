@@ -5,7 +5,6 @@ import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.BlockingIoEndpoints
-import serverbench.app.WorkerPools
 import serverbench.client.Request
 
 /**
@@ -21,10 +20,7 @@ class CompletableFutureBenchmark : PooledHttpBenchmark() {
     @Param("100")
     var workMs: Int = 0
 
-    override fun request(variant: String) = when (variant) {
-        "sync", "applicationTaskExecutor", "commonPool", "fixedPool" -> Request("/cf/$variant?ms=$workMs", BlockingIoEndpoints.DONE)
-        else -> unknown(variant)
-    }
+    override fun request(variant: String) = Request("/cf/$variant?ms=$workMs", BlockingIoEndpoints.DONE)
 
     @Benchmark
     fun sync() = call()

@@ -20,11 +20,7 @@ class CpuBenchmark : HttpBenchmark() {
     @Param("100", "1000", "10000", "50000", "100000", "200000", "300000")
     var limit: Int = 0
 
-    override fun request(variant: String) = when (variant) {
-        "direct", "suspendFun", "withContextDefault", "completableFuture", "monoParallel" ->
-            Request("/cpu/$variant?limit=$limit", sumPrimes(limit).toString())
-        else -> unknown(variant)
-    }
+    override fun request(variant: String) = Request("/cpu/$variant?limit=$limit", sumPrimes(limit).toString())
 
     @Benchmark
     fun direct() = call()

@@ -22,10 +22,7 @@ class CpuCooperativeBenchmark : HttpBenchmark() {
     @Param("100", "1000", "10000", "100000")
     var batchSize: Int = 0
 
-    override fun request(variant: String) = when (variant) {
-        "cooperative" -> Request("/cpu/cooperative?limit=$limit&batchSize=$batchSize", sumPrimes(limit).toString())
-        else -> unknown(variant)
-    }
+    override fun request(variant: String) = Request("/cpu/$variant?limit=$limit&batchSize=$batchSize", sumPrimes(limit).toString())
 
     @Benchmark
     fun cooperative() = call()

@@ -20,10 +20,7 @@ class DelayBenchmark : HttpBenchmark() {
     @Param("100")
     var delayMs: Int = 0
 
-    override fun request(variant: String) = when (variant) {
-        "delay" -> Request("/noop/delay?ms=$delayMs", NoopEndpoints.DELAYED)
-        else -> unknown(variant)
-    }
+    override fun request(variant: String) = Request("/noop/$variant?ms=$delayMs", NoopEndpoints.DELAYED)
 
     @Benchmark
     fun delay() = call()

@@ -15,42 +15,42 @@ import org.openjdk.jmh.annotations.Threads
 import org.openjdk.jmh.annotations.Warmup
 import org.openjdk.jmh.infra.BenchmarkParams
 import org.openjdk.jmh.infra.IterationParams
-import org.openjdk.jmh.runner.IterationType
+import serverbench.app.ServerProbe
 import serverbench.client.ClientSettings
 import serverbench.client.FileDescriptors
 import serverbench.client.LoadClient
 import serverbench.client.Request
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
+import serverbench.fixture.ForkGuard
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
-import serverbench.jmh.ClientReports
-import serverbench.jmh.ForkGuard
-import serverbench.jmh.Guards
-import serverbench.jmh.Outcomes
-import serverbench.jmh.Steadiness
-import serverbench.jmh.IterationReport
-import serverbench.jmh.ResourceMeter
+import serverbench.metrics.BudgetReport
+import serverbench.metrics.ClientReports
+import serverbench.metrics.InFlightGauge
+import serverbench.metrics.IterationReport
+import serverbench.metrics.ResourceMeter
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 
 /**
- * Base of every HTTP benchmark: a real server in this JVM, driven over real sockets by a closed-loop client.
+ * Base of every HTTP benchmark: a real server in this JVM, driven over real sockets by the load client, closed loop or
+ * open loop (`-p rate`).
  *
  * One operation = one successful, validated HTTP request, so the JMH score (ops/s) is successful requests per second.
  * Failed requests never count; any failure beyond the tolerance fails the benchmark (see [LoadClient]).
  *
  * Per trial: start the server (`-p server`), send one validated request to the endpoint under test, open
  * `-p concurrency` connections. Per iteration: reset the client's histogram and counters, and publish them at the end
- * for [serverbench.jmh.LoadMetricsProfiler]. A subclass maps each `@Benchmark` method name to its [Request] in
- * [request] (a `when` ending in `error("Unknown …")`), and each method body is just [call].
+ * for [serverbench.metrics.LoadMetricsProfiler]. The `@Benchmark` method's name is the variant: a family says once,
+ * in [request], the path a variant's name completes and the body it must answer, and each method body is just [call].
  *
  * Defaults, chosen for a 2-core machine where client and server share the cores (and the JIT compiler threads):
  * - Warmup until steady ([SteadyWarmup], in the trial's setup), not a fixed count of JMH warmup iterations: how long
  *   the server's hot paths take to compile differs by benchmark several-fold (README, "Warmup"). `-wi N` adds JMH
  *   warmup iterations after it; `-Dserverbench.warmup=off` leaves warming up to them alone.
- * - 5 × 5 s measurement, 1 fork: each fork costs a server start (~2 s) plus the warmup; the README explains when to
- *   use `-f 3` (comparisons that need run-to-run variance, e.g. PR before/after).
+ * - 5 × 5 s measurement, 1 fork: each fork costs a server start plus the warmup; the README explains when to use
+ *   `-f 3` (comparisons that need run-to-run variance, e.g. PR before/after).
  * - Fixed 2 GB heap and G1, so heap sizing never differs between runs; override with `-jvmArgs`.
  * - `@Threads(1)`: the client is one event loop on the benchmark thread; load is set by `-p concurrency`.
  */
@@ -100,18 +100,21 @@ abstract class HttpBenchmark {
     private var budget: CpuBudget? = null
     private var throttlingStart: CpuBudget.Throttling? = null
     private var client: LoadClient? = null
-    private val resources = ResourceMeter()
-    private var measurementIterations = 0
-    /** Guard warnings of the measured iterations: how many iterations fired each, and its last text. */
-    private val warnings = LinkedHashMap<String, Pair<Int, String>>()
-    /** Successful req/s of each measured iteration, for the run-level notSteady guard. */
-    private val measuredRates = ArrayList<Double>()
+    private val resources = ResourceMeter(object : InFlightGauge {
+        override fun resetMax() = ServerProbe.resetMax()
+
+        override fun max() = ServerProbe.inFlightMax
+    })
+    private val measured = MeasuredIterations()
     private var warmupSeconds = -1.0
     /** "NoopBenchmark.hello (server=netty, ...)": names the run in its warning lines. */
     private var runName = ""
 
-    /** The request that the benchmark method named [variant] sends, and the body it must get back. */
-    protected abstract fun request(variant: String): Request
+    /**
+     * The request that the benchmark method named [variant] sends, and the body it must get back. A name with no
+     * endpoint fails the trial's first request (a 404), before any measurement.
+     */
+    abstract fun request(variant: String): Request
 
     /** Client settings; the self-check benchmarks shorten the timeout. */
     protected open fun clientSettings(): ClientSettings = ClientSettings.fromSystemProperties()
@@ -167,10 +170,8 @@ abstract class HttpBenchmark {
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
             val client = LoadClient(fixture.address, concurrency, request, settings, rate.toDouble()).also { this.client = it }
             client.start()
-            measurementIterations = 0
-            warnings.clear()
-            measuredRates.clear()
-            runName = Outcomes.describe(params)
+            measured.clear()
+            runName = RunName.of(params)
             val load = if (rate == 0) "closed loop, $concurrency connections (latency from each actual send)"
             else "open loop, $rate req/s on up to $concurrency connections (latency.* from each scheduled send, " +
                 "corrected for coordinated omission; latency.uncorrected.* from the actual send)"
@@ -213,21 +214,12 @@ abstract class HttpBenchmark {
             b.requireClientOutside()
             throttlingStart?.let { start -> b.throttling()?.minus(start) }
         }
-        val last = iteration.type == IterationType.MEASUREMENT && ++measurementIterations == iteration.count
         val report = client.endIteration()
+        val last = measured.ended(iteration, report)
         iterationEnded(client, last)
-        if (iteration.type == IterationType.MEASUREMENT && report.wallNanos > 0) {
-            measuredRates += report.successes / (report.wallNanos / 1e9)
-        }
-        val notSteady = if (last) Steadiness.notSteady(measuredRates) else null
-        val iterationReport = IterationReport(report, resources, warmupSeconds, lastMeasurement = last, notSteady = notSteady,
-            budget = budget?.let { serverbench.jmh.BudgetReport(it.placement.cpus, throttled) })
-        if (iteration.type == IterationType.MEASUREMENT) {
-            for ((guard, warning) in iterationReport.guards) {
-                if (warning != null) warnings[guard] = (warnings[guard]?.first ?: 0) + 1 to warning
-            }
-        }
-        notSteady?.let { warnings[Guards.NOT_STEADY] = 0 to it }
+        val iterationReport = IterationReport(report, resources, warmupSeconds, lastMeasurement = last,
+            notSteady = measured.notSteady(last), budget = budget?.let { BudgetReport(it.placement.cpus, throttled) })
+        measured.record(iteration, iterationReport)
         ClientReports.publish(iterationReport)
     }
 
@@ -237,11 +229,7 @@ abstract class HttpBenchmark {
         // with an AsyncRequestTimeoutException warning per request otherwise.
         runCatching { client?.drain(Duration.ofSeconds(5)) }
         stopClientAndServer()
-        for ((guard, fired) in warnings) {
-            // A run-level guard (count 0) judges the measured iterations together.
-            val where = if (fired.first == 0) "" else ", in ${fired.first} of $measurementIterations measured iterations"
-            println("\nserverbench: WARNING ($guard$where) $runName: ${fired.second}")
-        }
+        measured.printWarnings(runName)
     }
 
     private fun stopClientAndServer() {
@@ -292,6 +280,4 @@ abstract class HttpBenchmark {
         }
         return CpuBudget.start(placement).also { budget = it }
     }
-
-    protected fun unknown(variant: String): Nothing = error("Unknown variant '$variant' in ${javaClass.simpleName}")
 }

@@ -15,10 +15,7 @@ import serverbench.client.Request
 @State(Scope.Benchmark)
 class NoopBenchmark : HttpBenchmark() {
 
-    override fun request(variant: String) = when (variant) {
-        "hello" -> Request("/noop/hello", NoopEndpoints.HELLO)
-        else -> unknown(variant)
-    }
+    override fun request(variant: String) = Request("/noop/$variant", NoopEndpoints.HELLO)
 
     @Benchmark
     fun hello() = call()

@@ -33,11 +33,7 @@ class ProxyBenchmark : TunableHttpBenchmark() {
     private var hitsAtStart = 0L
     private var responsesAtStart = 0L
 
-    override fun request(variant: String) = when (variant) {
-        "jdkBlocking", "jdkAsync", "apacheAsync", "restClient", "webClient", "webClientSuspend" ->
-            Request("/proxy/$variant?ms=$delayMs", DownstreamStub.BODY)
-        else -> unknown(variant)
-    }
+    override fun request(variant: String) = Request("/proxy/$variant?ms=$delayMs", DownstreamStub.BODY)
 
     /** Client and server ends, plus the proxy's connection to the stub and the stub's end of it. */
     override val descriptorsPerConnection = 4

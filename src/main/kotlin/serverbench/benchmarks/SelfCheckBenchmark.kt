@@ -2,14 +2,14 @@ package serverbench.benchmarks
 
 import org.openjdk.jmh.annotations.Benchmark
 import org.openjdk.jmh.annotations.Level
-import org.openjdk.jmh.annotations.TearDown
 import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
+import org.openjdk.jmh.annotations.TearDown
 import serverbench.app.FaultEndpoints
+import serverbench.app.NoopEndpoints
 import serverbench.client.ClientSettings
 import serverbench.client.Request
-import serverbench.app.NoopEndpoints
 import java.net.InetAddress
 import java.net.ServerSocket
 import java.time.Duration
@@ -37,7 +37,7 @@ class SelfCheckBenchmark : HttpBenchmark() {
         "truncated" -> Request("/fault/truncated", FaultEndpoints.OK)
         "dieAfter" -> Request("/fault/dieAfter?ms=$failAfterMs", FaultEndpoints.OK)
         "startFailure" -> Request("/noop/hello", NoopEndpoints.HELLO)
-        else -> unknown(variant)
+        else -> error("Unknown variant '$variant' in SelfCheckBenchmark")
     }
 
     /** Held for `startFailure`: the port its server is told to bind, already taken. */

@@ -2,7 +2,7 @@ package serverbench.benchmarks
 
 import serverbench.client.ClientReport
 import serverbench.client.LoadClient
-import serverbench.jmh.Steadiness
+import serverbench.metrics.Steadiness
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 

@@ -4,8 +4,6 @@ import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.NettyIoWorkers
-import serverbench.app.WorkerPools
-import serverbench.jmh.ParamRules
 
 /**
  * HTTP benchmarks with the server knobs as parameters, each defaulting to the stack's own default:
@@ -45,19 +43,4 @@ abstract class TunableHttpBenchmark : HttpBenchmark() {
         ParamRules.rules[name]?.let { rule -> require(rule.accepts(value)) { "$name must be ${rule.allowed}, was '$value'" } }
         return value.toIntOrNull()
     }
-}
-
-/**
- * Tunable benchmarks that offload work to the application's fixed worker pool (`cfFixed`, `workerCompleted`,
- * `fixedPool`), with its size as a parameter.
- */
-@State(Scope.Benchmark)
-abstract class PooledHttpBenchmark : TunableHttpBenchmark() {
-
-    /** Threads of the fixed worker pool: `default` = 2 × cores. */
-    @Param(Knobs.DEFAULT)
-    var poolSize: String = ""
-
-    override fun serverProperties(): Map<String, Any> = super.serverProperties() +
-        listOfNotNull(count("poolSize", poolSize)?.let { WorkerPools.BLOCKING_SIZE_PROPERTY to it })
 }

@@ -2,6 +2,7 @@
 
 package serverbench.report
 
+import serverbench.profile.ProfileLayout
 import java.io.File
 import kotlin.system.exitProcess
 
@@ -26,7 +27,7 @@ fun main(args: Array<String>) {
             "--charts" -> charts = File(value(a))
             // Directories named by benchmark and parameters held other runs' graphs; the result file now says which.
             "--profiles", "--baseline-profiles" -> fail("$a is no longer needed: each result file lists the profiles " +
-                "its own runs made (field \"${Flamegraphs.FIELD}\"), and the report links and compares only those")
+                "its own runs made (field \"${ProfileLayout.FIELD}\"), and the report links and compares only those")
             "-h", "--help" -> { println(USAGE); exitProcess(0) }
             else -> if (a.startsWith("-") || head != null) fail("unexpected argument '$a'") else head = File(a)
         }

@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.profile.ProfileLayout
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -22,7 +23,7 @@ data class Run(
     val params: Map<String, String>,
     val primary: Metric,
     val secondary: Map<String, Metric>,
-    /** The files `-prof flame` wrote for this run, as its result file records them ([Flamegraphs.FIELD]). */
+    /** The files `-prof flame` wrote for this run, as its result file records them ([ProfileLayout.FIELD]). */
     val profiles: List<File> = emptyList(),
     /** The measuring JVM's version and the measurement's plan, as JMH recorded them; unknown: "" and 0. */
     val jdkVersion: String = "",
@@ -95,7 +96,7 @@ object Results {
             val secondary = LinkedHashMap<String, Metric>()
             r["secondaryMetrics"]?.properties()?.forEach { (k, v) -> secondary[k] = metric(v) }
             val dir = file.absoluteFile.parentFile
-            val listed = r[Flamegraphs.FIELD]?.takeIf { it.isArray }
+            val listed = r[ProfileLayout.FIELD]?.takeIf { it.isArray }
             val profiles = (0 until (listed?.size() ?: 0)).map { File(dir, listed!![it].asString()).normalize() }
             Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles,
                 r["jdkVersion"]?.asString() ?: "", r["forks"]?.asInt() ?: 0, r["measurementIterations"]?.asInt() ?: 0,
@@ -121,4 +122,3 @@ object Results {
         else -> node.asString().toDoubleOrNull() ?: Double.NaN
     }
 }
-

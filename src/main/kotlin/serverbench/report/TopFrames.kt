@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.profile.ProfileLayout
 import java.io.File
 import java.util.Locale
 
@@ -21,7 +22,7 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
 
         /** Frame names are [normalize]d; the event (`alloc` or another) is read from the files' names. */
         fun of(files: List<File>, n: Int = 5, collapse: Boolean = true): TopFrames {
-            val alloc = files.any { Flamegraphs.event(it) == "alloc" }
+            val alloc = files.any { ProfileLayout.event(it) == "alloc" }
             val lines = files.asSequence().flatMap { f -> f.bufferedReader().use { it.readLines() } }
             return of(lines, n, alloc, collapse)
         }
@@ -103,7 +104,7 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
          */
         fun markdown(runs: List<Run>): String {
             val profiles = runs.sortedWith(ROWS).flatMap { run ->
-                run.profiles.filter { it.extension == "collapsed" && it.isFile }.groupBy(Flamegraphs::event)
+                run.profiles.filter { it.extension == "collapsed" && it.isFile }.groupBy(ProfileLayout::event)
                     .map { (event, files) -> Triple(event, run, files) }
             }
             if (profiles.isEmpty()) return ""
@@ -115,7 +116,7 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
                     "to one callee left out: the callee stands for them).\n")
                 for ((_, run, files) in rows) {
                     val top = of(files)
-                    val label = listOf(run.variant, Flamegraphs.label(run.params)).filter { it.isNotEmpty() }
+                    val label = listOf(run.variant, ProfileLayout.label(run.params)).filter { it.isNotEmpty() }
                     val samples = String.format(Locale.ROOT, "%,d", top.samples)
                     out.append("\n**${label.joinToString(" · ")}**: $samples samples\n\n")
                     if (top.samples == 0L) continue

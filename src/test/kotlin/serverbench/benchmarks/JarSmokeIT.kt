@@ -117,7 +117,7 @@ class JarSmokeIT {
         try {
             val run = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=1000", "-p", "concurrency=8",
                 *tiny, "-prof", "flame:event=cpu-clock;dir=${dir.path}")
-            val reason = serverbench.jmh.FlameProfiler.unavailable("cpu-clock")
+            val reason = serverbench.profile.SamplingEngines.unavailable("cpu-clock")
             if (reason != null) {
                 assertEquals(2, run.exitCode, run.toString())
                 assertEquals("serverbench: -prof $reason", run.stderr.trim())

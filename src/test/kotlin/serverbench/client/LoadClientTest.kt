@@ -81,7 +81,7 @@ class LoadClientTest : NettyServerTest() {
             val report = c.endIteration()
             assertEquals(2, report.unanswered)
             assertTrue(report.oldestUnansweredNanos >= 300_000_000, "${report.oldestUnansweredNanos}")
-            val warning = serverbench.jmh.Guards.check(serverbench.jmh.IterationReport(report, null))[serverbench.jmh.Guards.UNANSWERED]
+            val warning = serverbench.metrics.Guards.check(serverbench.metrics.IterationReport(report, null))[serverbench.metrics.Guards.UNANSWERED]
             assertTrue(warning!!.startsWith("2 requests were still unanswered"), warning)
         }
     }

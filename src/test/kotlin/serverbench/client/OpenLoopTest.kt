@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.assertThrows
 import serverbench.app.NoopEndpoints
 import serverbench.app.ServerProbe
-import serverbench.jmh.Guards
-import serverbench.jmh.IterationReport
+import serverbench.metrics.Guards
+import serverbench.metrics.IterationReport
 import java.time.Duration
 import kotlin.test.assertEquals
 import kotlin.test.assertNotNull

@@ -2,6 +2,7 @@ package serverbench.report
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.metrics.Guards
 import java.io.File
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse

@@ -2,6 +2,7 @@ package serverbench.report
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.profile.ProfileLayout
 import java.io.File
 import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
@@ -19,7 +20,7 @@ class FlamegraphLinksTest {
     /** A graph and its collapsed stacks in `profiles/[session]/...` (no session: the layout before sessions). */
     private fun profile(root: File, session: String?, params: Map<String, String>, frame: String): List<File> {
         val profiles = File(root, "profiles").let { if (session == null) it else File(it, session) }
-        val dir = Flamegraphs.dir(profiles, benchmark, params).apply { mkdirs() }
+        val dir = ProfileLayout.dir(profiles, benchmark, params).apply { mkdirs() }
         return listOf(File(dir, "cpu.html").apply { writeText("<html>$frame</html>") },
             File(dir, "cpu.collapsed").apply { writeText("Thread.run;Handler.direct;$frame 50\n") })
     }
@@ -77,7 +78,7 @@ class FlamegraphLinksTest {
         assertEquals(0, run.status, run.stderr)
         val rows = run.stdout.lines().filter { it.startsWith("| direct |") }
         assertEquals(2, rows.size, run.stdout)
-        val own = "CpuBenchmark.direct/${Flamegraphs.dirName(limit1000)}"
+        val own = "CpuBenchmark.direct/${ProfileLayout.dirName(limit1000)}"
         assertEquals(listOf("profiles/20240102-090000/$own/cpu.html", "jmh-results/head-diff/$own/cpu-diff.html"),
             links(rows.single { it.contains("| 1000 |") }))
         assertEquals(emptyList(), links(rows.single { it.contains("| 10000 |") }), "an unprofiled run has no graph")

@@ -2,6 +2,7 @@ package serverbench.report
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.profile.ProfileLayout
 import java.io.File
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
@@ -16,28 +17,28 @@ class FlamegraphTitleTest {
     @Test
     fun `benchmark, server first, the other parameters, the event, and the budget only when there is one`() {
         assertEquals("CpuBenchmark.direct · server=netty · concurrency=64, limit=10000 · cpu",
-            Flamegraphs.title(benchmark, params, "cpu"))
+            ProfileLayout.title(benchmark, params, "cpu"))
         val budgeted = params + mapOf("cpus" to "1", "server" to "tomcat")
         assertEquals("CpuBenchmark.direct · server=tomcat · concurrency=64, cpus=1, limit=10000 · wall · base → head",
-            Flamegraphs.title(benchmark, budgeted, "wall", "base → head"))
+            ProfileLayout.title(benchmark, budgeted, "wall", "base → head"))
         assertEquals("NoopBenchmark.hello · cpu",
-            Flamegraphs.title("serverbench.benchmarks.NoopBenchmark.hello", emptyMap(), "cpu"))
+            ProfileLayout.title("serverbench.benchmarks.NoopBenchmark.hello", emptyMap(), "cpu"))
     }
 
     @Test
     fun `as async-profiler's title option it is HTML without a comma, which would end the option`() {
-        val html = Flamegraphs.htmlTitle(Flamegraphs.title(benchmark, params, "cpu", "a<b & c"))
+        val html = ProfileLayout.htmlTitle(ProfileLayout.title(benchmark, params, "cpu", "a<b & c"))
         assertEquals("CpuBenchmark.direct &#183; server=netty &#183; concurrency=64&#44; limit=10000 &#183; " +
             "cpu &#183; a&lt;b &amp; c", html)
         assertFalse(html.contains(','))
-        assertEquals("&#128293;", Flamegraphs.htmlTitle("\uD83D\uDD25"), "one reference per code point")
+        assertEquals("&#128293;", ProfileLayout.htmlTitle("\uD83D\uDD25"), "one reference per code point")
     }
 
     @Test
     fun `a differential flamegraph is titled with its run and base to head`(@TempDir dir: File) {
         val headParams = mapOf("concurrency" to "64", "limit" to "10000", "server" to "netty")
         fun run(side: String, n: Int): Run {
-            val out = Flamegraphs.dir(File(dir, side), benchmark, headParams).apply { mkdirs() }
+            val out = ProfileLayout.dir(File(dir, side), benchmark, headParams).apply { mkdirs() }
             val collapsed = File(out, "cpu.collapsed")
                 .apply { writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\n") }
             return Run(benchmark, headParams, Metric(1.0, 0.1, "ops/s"), emptyMap(), listOf(collapsed))

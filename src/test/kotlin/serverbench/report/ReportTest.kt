@@ -3,6 +3,7 @@ package serverbench.report
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import org.w3c.dom.Element
+import serverbench.profile.ProfileLayout
 import java.io.File
 import javax.xml.parsers.DocumentBuilderFactory
 import kotlin.test.assertEquals
@@ -117,7 +118,7 @@ class ReportTest {
     fun `a differential flamegraph is made for a row profiled in both runs, its forks summed`(@TempDir dir: File) {
         fun profiled(run: Run, side: String, vararg forks: Int) = run.copy(profiles = forks.mapIndexed { i, n ->
             val name = if (forks.size > 1) "cpu-pid$i.collapsed" else "cpu.collapsed"
-            File(Flamegraphs.dir(File(dir, side), run.benchmark, run.params).apply { mkdirs() }, name).apply {
+            File(ProfileLayout.dir(File(dir, side), run.benchmark, run.params).apply { mkdirs() }, name).apply {
                 writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write 20\n")
             }
         })
@@ -127,7 +128,7 @@ class ReportTest {
         // The converter's progress goes to stderr: stdout is where scripts/report writes the markdown.
         assertEquals("", printed.stdout)
         val diffs = printed.value
-        assertEquals(listOf("diff/CpuBenchmark.direct/${Flamegraphs.dirName(now.params)}/cpu-diff.html"), diffs)
+        assertEquals(listOf("diff/CpuBenchmark.direct/${ProfileLayout.dirName(now.params)}/cpu-diff.html"), diffs)
         val html = File(dir, diffs.single()).readText()
         assertTrue(html.length > 1000 && html.contains("PrimesKt.isPrime"), html)
         assertTrue(Flamegraphs.diff(base, head.first(), File(dir, "diff"), dir).isEmpty(), "no profile in the head run")

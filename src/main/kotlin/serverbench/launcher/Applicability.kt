@@ -1,0 +1,62 @@
+package serverbench.launcher
+
+import serverbench.benchmarks.Knobs
+import serverbench.benchmarks.RequiresJdk
+import java.io.File
+
+/**
+ * Which planned runs make sense, decided before any server starts: a knob of the other stack is set to "n/a" (so
+ * `-p tomcatMaxThreads=1,200` does not run netty twice), and runs that need a newer JDK than the benchmark JVM's are
+ * skipped with one line saying why and how to run them.
+ */
+object Applicability {
+    class Outcome(val runs: List<Plan.Run>, val notices: List<String>)
+
+    fun apply(planned: List<Plan.Run>, jdk: Int): Outcome {
+        val notices = LinkedHashSet<String>()
+        val seen = HashSet<String>()
+        val runs = ArrayList<Plan.Run>()
+        val skipped = LinkedHashMap<String, Int>()
+        for (original in planned) {
+            var run = original
+            val server = run.params["server"]
+            for ((name, value) in original.params) {
+                val stack = Knobs.stackOf(name) ?: continue
+                if (server != null && server != stack && value != Knobs.NOT_APPLICABLE) {
+                    if (value != Knobs.DEFAULT) notices += "serverbench: $name applies to $stack only; $server runs show $name=${Knobs.NOT_APPLICABLE}"
+                    run = run.with(name, Knobs.NOT_APPLICABLE)
+                }
+            }
+            val needed = requiredJdk(run)
+            if (needed != null && jdk < needed.first) {
+                val key = "${run.benchmark.removePrefix("serverbench.benchmarks.")}: ${needed.second}"
+                skipped[key] = (skipped[key] ?: 0) + 1
+                continue
+            }
+            if (seen.add(run.key)) runs += run
+        }
+        for ((what, n) in skipped) {
+            notices += "serverbench: skipped $n run${if (n == 1) "" else "s"} of $what, which needs a newer JDK than this " +
+                "benchmark JVM's $jdk (run with JDK 21+: its java -jar, or -jvm /path/to/jdk-21+/bin/java)"
+        }
+        return Outcome(runs, notices.toList())
+    }
+
+    /** (version, why) a run needs, from the method's [RequiresJdk] or from virtualThreads=true. */
+    private fun requiredJdk(run: Plan.Run): Pair<Int, String>? {
+        val annotation = runCatching {
+            Class.forName(run.className).methods.firstOrNull { it.name == run.method }?.getAnnotation(RequiresJdk::class.java)
+        }.getOrNull()
+        if (annotation != null) return annotation.version to annotation.why
+        if (run.params[Knobs.VIRTUAL_THREADS] == "true") return 21 to "virtualThreads=true (virtual threads)"
+        return null
+    }
+
+    /** Feature version of the JVM the forks will use: `-jvm` if given (read from its release file), else this one. */
+    fun forkJdk(jvm: String?): Int {
+        if (jvm == null) return Runtime.version().feature()
+        val home = File(jvm).absoluteFile.parentFile?.parentFile
+        val release = home?.let { File(it, "release") }?.takeIf { it.isFile }?.readText() ?: return Runtime.version().feature()
+        return Regex("JAVA_VERSION=\"(?:1\\.)?(\\d+)").find(release)?.groupValues?.get(1)?.toIntOrNull() ?: Runtime.version().feature()
+    }
+}

@@ -1,0 +1,203 @@
+package serverbench.launcher
+
+import org.openjdk.jmh.annotations.Mode
+import org.openjdk.jmh.profile.ProfilerException
+import org.openjdk.jmh.runner.Defaults
+import org.openjdk.jmh.runner.Runner
+import org.openjdk.jmh.runner.options.CommandLineOptionException
+import org.openjdk.jmh.runner.options.CommandLineOptions
+import org.openjdk.jmh.runner.options.Options
+import org.openjdk.jmh.runner.options.OptionsBuilder
+import serverbench.metrics.LoadMetricsProfiler
+import serverbench.profile.FlameProfiler
+import serverbench.profile.ProfileLayout
+import java.io.File
+
+object Launcher {
+    /** JVM flags for forks: silence JDK 22+/24+ warnings about native access and sun.misc.Unsafe. */
+    val COMPAT_JVM_ARGS = listOf(
+        "-XX:+IgnoreUnrecognizedVMOptions",
+        "--enable-native-access=ALL-UNNAMED",
+        "--sun-misc-unsafe-memory-access=allow",
+    )
+    const val SELF_CHECK = "SelfCheck"
+
+    /** Exit status for bad input (nothing ran); 1 means a benchmark failed. */
+    const val USAGE = 2
+
+    fun run(given: Array<String>): Int {
+        val args = withProfilerAliases(given)
+        val cmd = try {
+            CommandLineOptions(*args)
+        } catch (e: CommandLineOptionException) {
+            System.err.println("Error parsing command line: ${e.message}")
+            return USAGE
+        }
+        val listing = Runner(cmd)
+        when {
+            cmd.shouldHelp() -> { cmd.showHelp(); return 0 }
+            cmd.shouldList() -> { listing.list(); return 0 }
+            cmd.shouldListWithParams() -> { listing.listWithParams(cmd); return 0 }
+            cmd.shouldListProfilers() -> { cmd.listProfilers(); return 0 }
+            cmd.shouldListResultFormats() -> { cmd.listResultFormats(); return 0 }
+        }
+        unsupported(cmd)?.let {
+            System.err.println("serverbench: $it")
+            return USAGE
+        }
+        val options = options(cmd, System.getProperties())
+        val planned = try {
+            Plan.runs(options)
+        } catch (e: RuntimeException) {
+            System.err.println("serverbench: cannot list the benchmarks: ${e.message}")
+            return USAGE
+        }
+        if (planned.isEmpty()) {
+            System.err.println("No benchmark matches ${cmd.includes.joinToString(" ") { "'$it'" }}. Patterns are regular " +
+                "expressions matched anywhere in serverbench.benchmarks.<Class>.<method>.${suggestion(cmd.includes, Plan.allBenchmarks())} " +
+                "List them with: java -jar target/benchmarks.jar -l")
+            return USAGE
+        }
+        // A bad profiler option must fail here, in one line, not inside JMH as a reflection stack trace.
+        var flamegraphs: FlameProfiler? = null
+        for (p in cmd.profilers.filter { it.klass == FlameProfiler::class.java.name }) {
+            val flame = try {
+                FlameProfiler(p.opts)
+            } catch (e: ProfilerException) {
+                System.err.println("serverbench: -prof ${e.message}")
+                return USAGE
+            }
+            flame.help?.let {
+                println("-prof flame:<option>=<value>;...\n$it")
+                return 0
+            }
+            flame.unavailableReason()?.let {
+                System.err.println("serverbench: -prof $it")
+                return USAGE
+            }
+            planned.firstOrNull { flame.overhead && it.measurementIterations < 8 }?.let {
+                System.err.println("serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks " +
+                    "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); ${it.benchmark.removePrefix("serverbench.benchmarks.")} has ${it.measurementIterations}")
+                return USAGE
+            }
+            if (flamegraphs == null) flamegraphs = flame
+        }
+        ParamCheck.check(ParamCheck.given(args), planned, Plan.declaredParams(options))?.let {
+            System.err.println("serverbench: $it")
+            return USAGE
+        }
+        val applicable = Applicability.apply(planned, Applicability.forkJdk(options.jvm.orElse(null)))
+        applicable.notices.forEach { System.out.println(it) }
+        val runs = applicable.runs
+        if (runs.isEmpty()) {
+            println("serverbench: nothing left to run")
+            return 0
+        }
+
+        val resultFile = if (cmd.result.hasValue() || cmd.resultFormat.hasValue()) {
+            cmd.result.orElse("${Defaults.RESULT_FILE_PREFIX}.${cmd.resultFormat.orElse(Defaults.RESULT_FORMAT).toString().lowercase()}")
+        } else {
+            null
+        }
+        val resultFormat = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT)
+        if (resultFile != null) {
+            try {
+                ResultFiles.keepPrevious(resultFile)?.let { println("serverbench: $resultFile already existed; its results were moved to $it") }
+            } catch (e: java.io.IOException) {
+                System.err.println("serverbench: -rff $resultFile: cannot move the existing file aside ($e); nothing was run")
+                return USAGE
+            }
+        }
+        // Each session profiles into a directory of its own, and the result file lists what each run wrote there: a
+        // report must never show a graph of another run (an earlier one, or the baseline's) with this run's figures.
+        val session = try {
+            flamegraphs?.let { ProfileLayout.newSession(it.dir) }
+        } catch (e: java.io.IOException) {
+            System.err.println("serverbench: -prof flame: ${e.message}; nothing was run")
+            return USAGE
+        }
+        val runOptions = if (session == null) options
+            else options(CommandLineOptions(*withProfilerAliases(given, session)), System.getProperties())
+        val sessionDir = session?.let { File(flamegraphs!!.dir, it) }
+        val verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY)
+        return Console.open(System.getProperty(Console.LOG_PROPERTY)).use { console ->
+            sessionDir?.let { console.info("serverbench: flamegraphs of this session go to ${it.path}/") }
+            Session(runs, runOptions, verbosity, resultFile, resultFormat, sessionDir).run(console)
+        }
+    }
+
+    /** JMH options these benchmarks cannot honour, in one line, or null. */
+    fun unsupported(cmd: CommandLineOptions): String? {
+        val threads = cmd.threads.orElse(1)
+        if (threads != 1) {
+            return "-t $threads is not supported: one client thread drives each benchmark; " +
+                "set the load with -p concurrency=N (connections) instead"
+        }
+        // Other modes time next() calls of the client, not requests: avgt's s/op would read as a latency.
+        val mode = cmd.benchModes.firstOrNull { it != Mode.Throughput } ?: return null
+        return "-bm ${mode.shortLabel()} is not supported: the score is successful requests/s (throughput); " +
+            "latency is in latency.* (every request, HdrHistogram); only -bm thrpt"
+    }
+
+    /**
+     * `-prof flame[:opts]` is serverbench's async-profiler flamegraphs ([FlameProfiler]); with a [session], the forks'
+     * profiler is told it, so that it writes into this session's directory.
+     */
+    fun withProfilerAliases(args: Array<String>, session: String? = null): Array<String> = Array(args.size) { i ->
+        val a = args[i]
+        val flame = FlameProfiler::class.java.name
+        val named = if (a == "flame" || a.startsWith("flame:")) flame + a.removePrefix("flame") else a
+        if (i == 0 || args[i - 1] != "-prof" || (named != flame && !named.startsWith("$flame:"))) a
+        else if (session == null) named
+        else "$named${if (named == flame) ":" else ";"}session=$session"
+    }
+
+    fun options(cmd: Options, properties: java.util.Properties): Options {
+        val builder = OptionsBuilder().parent(cmd)
+        if (cmd.profilers.none { it.klass == LoadMetricsProfiler::class.java.name }) {
+            builder.addProfiler(LoadMetricsProfiler::class.java)
+        }
+        val forwarded = properties.stringPropertyNames()
+            .filter { it.startsWith("serverbench.") && !it.startsWith("serverbench.internal.") && it != Console.LOG_PROPERTY }
+            .sorted()
+            .map { "-D$it=${properties.getProperty(it)}" }
+        val user = cmd.jvmArgsAppend.orElse(emptyList())
+        builder.jvmArgsAppend(*(COMPAT_JVM_ARGS + forwarded + user).toTypedArray())
+        if (cmd.includes.none { it.contains(SELF_CHECK) }) builder.exclude(SELF_CHECK)
+        return builder.build()
+    }
+
+    /**
+     * "Cpu.direct" is a natural guess for CpuBenchmark.direct, and "CpuBenchmark.dirct" a typo: name the benchmarks
+     * meant instead of only "no match".
+     */
+    fun suggestion(includes: List<String>, benchmarks: Collection<String>): String {
+        val names = benchmarks.map { it.removePrefix("serverbench.benchmarks.") }.filterNot { it.contains(SELF_CHECK) }
+        val fixed = includes.map { p ->
+            if (Regex("^\\w+Benchmark").containsMatchIn(p)) p else p.replace(Regex("^(\\w+)\\.(?!\\*)"), "$1Benchmark.")
+        }
+        if (fixed != includes && fixed.all { f -> names.any { Regex(f).containsMatchIn(it) } }) {
+            return " Did you mean ${fixed.joinToString(" ") { "'$it'" }}?"
+        }
+        // A plain name with a typo: the benchmarks within a few edits of it, as Class.method or method.
+        val close = includes.filter { Regex("^[\\w.]+$").matches(it) }.flatMap { p ->
+            names.map { n -> n to minOf(editDistance(p.lowercase(), n.lowercase()),
+                editDistance(p.lowercase(), n.substringAfter('.').lowercase())) }
+                .filter { it.second <= maxOf(2, p.length / 5) }.sortedBy { it.second }.map { it.first }
+        }.distinct().take(3)
+        return if (close.isEmpty()) "" else " Did you mean ${close.joinToString(" or ") { "'$it'" }}?"
+    }
+
+    private fun editDistance(a: String, b: String): Int {
+        var prev = IntArray(b.length + 1) { it }
+        for (i in 1..a.length) {
+            val cur = IntArray(b.length + 1)
+            cur[0] = i
+            for (j in 1..b.length) {
+                cur[j] = minOf(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + if (a[i - 1] == b[j - 1]) 0 else 1)
+            }
+            prev = cur
+        }
+        return prev[b.length]
+    }
+}

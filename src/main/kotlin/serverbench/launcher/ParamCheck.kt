@@ -1,0 +1,101 @@
+package serverbench.launcher
+
+import serverbench.benchmarks.HttpBenchmark
+import serverbench.benchmarks.ParamRules
+import serverbench.client.ClientSettings
+import serverbench.client.FileDescriptors
+import serverbench.fixture.Cgroups
+import serverbench.fixture.CpuPlacement
+/**
+ * Every `-p` value checked in the launcher, before any fork or server starts: a typo must cost the user one line and
+ * a second, not a stack trace from a fork after minutes of other benchmarks, and never a run that silently ignores it
+ * (JMH drops a `-p` whose name no selected benchmark declares).
+ */
+object ParamCheck {
+    private val CORES = CpuPlacement.machineCores()
+
+    /** Waits that the client must see answered before its timeout. */
+    private val WAITS = listOf("delayMs", "workMs")
+
+    /**
+     * The first problem with the user's `-p` options ([given]: name -> values as typed) for these planned runs, as one
+     * line naming the parameter, the bad value and what is allowed; null if there is none.
+     */
+    fun check(given: Map<String, List<String>>, runs: List<Plan.Run>, declared: Set<String>): String? {
+        for ((name, values) in given) {
+            if (name !in declared) {
+                return "-p $name=${values.joinToString(",")}: no selected benchmark has a parameter '$name'; theirs are " +
+                    "${declared.sorted().joinToString(", ")} (list them with -lp <pattern>)"
+            }
+            if (values.isEmpty() || values.any { it.isBlank() }) return "-p $name=${values.joinToString(",")}: an empty value"
+            val rule = ParamRules.rules[name] ?: continue
+            values.firstOrNull { !rule.accepts(it) }?.let { return "-p $name=$it: $name must be ${rule.allowed}" }
+        }
+        val settings = try {
+            serverbench.benchmarks.SteadyWarmup.fromSystemProperties()
+            runs.map { it.className }.distinct().forEach { serverbench.benchmarks.SteadyWarmup.maxSeconds(it) }
+            ClientSettings.fromSystemProperties()
+        } catch (e: IllegalArgumentException) {
+            return e.message
+        }
+        for (name in WAITS) {
+            val tooLong = given[name].orEmpty().firstOrNull { (it.toIntOrNull() ?: 0) >= settings.timeout.toMillis() } ?: continue
+            return "-p $name=$tooLong: every request would time out (client timeout ${settings.timeout.toMillis()} ms); " +
+                "use a shorter wait or raise -D${ClientSettings.TIMEOUT_PROPERTY}"
+        }
+        budgetProblem(runs)?.let { return it }
+        for (run in runs) {
+            val concurrency = run.params["concurrency"]?.toIntOrNull() ?: continue
+            try {
+                FileDescriptors.require(concurrency, descriptorsPerConnection(run))
+            } catch (e: IllegalStateException) {
+                return "-p concurrency=$concurrency: ${e.message}"
+            }
+        }
+        return null
+    }
+
+    /**
+     * Where a run asks for a CPU budget: whether this machine and user can make the cgroups, checked by making one
+     * (and removing it) before anything starts. Runs without a budget never touch cgroups.
+     */
+    private fun budgetProblem(runs: List<Plan.Run>): String? {
+        val placements = runs.map { placement(it) }.filter { it.limited }
+        if (placements.isEmpty()) return null
+        val needs = CpuPlacement(placements.firstNotNullOfOrNull { it.cpus }, placements.firstNotNullOfOrNull { it.cpuset })
+        val given = listOfNotNull(needs.cpus?.let { CpuPlacement.CPUS }, needs.cpuset?.let { CpuPlacement.CPUSET })
+            .joinToString(" and ") { "-p $it" }
+        val located = Cgroups.locate(needs, mountinfo = java.io.File(System.getProperty(MOUNTINFO_PROPERTY, "/proc/self/mountinfo")))
+        val problem = located.problem ?: Cgroups.probe(located.hierarchies) ?: return null
+        return "$given: $problem"
+    }
+
+    /** Tests point the launcher at another mount table to see how it refuses a machine without usable cgroups. */
+    const val MOUNTINFO_PROPERTY = "serverbench.internal.mountinfo"
+
+    /** The placement a planned run asks for (values already checked). */
+    fun placement(run: Plan.Run): CpuPlacement = CpuPlacement.of(
+        run.params[CpuPlacement.CPUS] ?: CpuPlacement.UNLIMITED, run.params[CpuPlacement.CPUSET] ?: CpuPlacement.NONE, CORES)
+
+    private fun descriptorsPerConnection(run: Plan.Run): Int = runCatching {
+        (Class.forName(run.className).getDeclaredConstructor().newInstance() as HttpBenchmark).descriptorsPerConnection
+    }.getOrDefault(2)
+
+    /** The `-p` options as typed (`-p name=v1,v2` or `-pname=v1,v2`), in order; later ones replace earlier ones, as in JMH. */
+    fun given(args: Array<String>): Map<String, List<String>> {
+        val out = LinkedHashMap<String, List<String>>()
+        var i = 0
+        while (i < args.size) {
+            val spec = when {
+                args[i] == "-p" -> args.getOrNull(++i)
+                args[i].startsWith("-p") && args[i].contains('=') -> args[i].substring(2)
+                else -> null
+            }
+            if (spec != null && spec.contains('=')) {
+                out[spec.substringBefore('=')] = spec.substringAfter('=').split(',')
+            }
+            i++
+        }
+        return out
+    }
+}

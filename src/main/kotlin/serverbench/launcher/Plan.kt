@@ -1,0 +1,98 @@
+package serverbench.launcher
+
+import org.openjdk.jmh.annotations.Mode
+import org.openjdk.jmh.runner.BenchmarkList
+import org.openjdk.jmh.runner.BenchmarkListEntry
+import org.openjdk.jmh.runner.Defaults
+import org.openjdk.jmh.runner.format.OutputFormatFactory
+import org.openjdk.jmh.runner.options.Options
+import org.openjdk.jmh.runner.options.TimeValue
+import org.openjdk.jmh.runner.options.VerboseMode
+import serverbench.benchmarks.SteadyWarmup
+import java.io.OutputStream
+import java.io.PrintStream
+import java.io.Serializable
+import java.util.concurrent.TimeUnit
+
+/**
+ * The runs JMH would make for these options (every matching benchmark × benchmark mode × combination of parameter
+ * values, expanded the way JMH's Runner does), which the launcher then filters and runs one at a time.
+ */
+object Plan {
+    class Run(
+        val benchmark: String,
+        val mode: Mode,
+        /** Parameter values in the benchmark's declaration order. */
+        val params: LinkedHashMap<String, String>,
+        /** Rough duration, for the progress line: forks × (steady warmup + JMH warmup + measurement + a server start). */
+        val estimateSeconds: Long,
+        val measurementIterations: Int = 0,
+    ) : Serializable {
+        val method: String get() = benchmark.substringAfterLast('.')
+        val className: String get() = benchmark.substringBeforeLast('.')
+
+        fun describe(): String = benchmark.removePrefix("serverbench.benchmarks.") +
+            params.entries.filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
+                .let { e -> if (e.isEmpty()) "" else e.joinToString(", ", " (", ")") { "${it.key}=${it.value}" } }
+
+        fun with(name: String, value: String) = Run(benchmark, mode, LinkedHashMap(params).also { it[name] = value }, estimateSeconds, measurementIterations)
+
+        /** Identity for de-duplication: the same benchmark with the same parameter values runs once. */
+        val key: String get() = "$benchmark $mode $params"
+
+        companion object {
+            private const val serialVersionUID = 1L
+        }
+    }
+
+    private fun silentOutput() =
+        OutputFormatFactory.createFormatInstance(PrintStream(OutputStream.nullOutputStream()), VerboseMode.SILENT)
+
+    private fun entries(options: Options): Set<BenchmarkListEntry> {
+        return BenchmarkList.defaultList().find(silentOutput(), options.includes, options.excludes)
+    }
+
+    /** Every benchmark method in the jar, `serverbench.benchmarks.Class.method`. */
+    fun allBenchmarks(): List<String> =
+        BenchmarkList.defaultList().getAll(silentOutput(), emptyList()).map { it.username }.distinct().sorted()
+
+    /** Parameter names the selected benchmarks declare. */
+    fun declaredParams(options: Options): Set<String> =
+        entries(options).flatMapTo(sortedSetOf()) { it.params.orElse(emptyMap()).keys }
+
+    fun runs(options: Options): List<Run> {
+        val entries = entries(options)
+        val out = ArrayList<Run>()
+        for (entry in entries) {
+            // Main refuses every mode but throughput before planning, so there is nothing to expand.
+            val modes = options.benchModes.ifEmpty { listOf(entry.mode) }
+            var combos = listOf(LinkedHashMap<String, String>())
+            for ((name, defaults) in entry.params.orElse(emptyMap())) {
+                val values = options.getParameter(name).orElse(defaults.toList())
+                combos = combos.flatMap { c -> values.map { v -> LinkedHashMap(c).also { it[name] = v } } }
+            }
+            val estimate = estimateSeconds(options, entry, entry.username.substringBeforeLast('.'))
+            val iterations = options.measurementIterations.orElse(entry.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS))
+            for (mode in modes) for (c in combos) out += Run(entry.username, mode, c, estimate, iterations)
+        }
+        return out
+    }
+
+    private fun estimateSeconds(o: Options, e: BenchmarkListEntry, benchmarkClass: String): Long {
+        val forks = o.forkCount.orElse(e.forks.orElse(Defaults.MEASUREMENT_FORKS)).coerceAtLeast(1) +
+            o.warmupForkCount.orElse(e.warmupForks.orElse(Defaults.WARMUP_FORKS))
+        val warmup = o.warmupIterations.orElse(e.warmupIterations.orElse(Defaults.WARMUP_ITERATIONS)) *
+            seconds(o.warmupTime.orElse(e.warmupTime.orElse(Defaults.WARMUP_TIME)))
+        val measurement = o.measurementIterations.orElse(e.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS)) *
+            seconds(o.measurementTime.orElse(e.measurementTime.orElse(Defaults.MEASUREMENT_TIME)))
+        val steady = if (System.getProperty(SteadyWarmup.PROPERTY, "auto").trim() == "off") 0
+        else minOf(STEADY_WARMUP_SECONDS, runCatching { SteadyWarmup.maxSeconds(benchmarkClass) }.getOrDefault(0))
+        return forks * (steady + warmup + measurement + SERVER_START_SECONDS)
+    }
+
+    private fun seconds(t: TimeValue): Long = t.convertTo(TimeUnit.MILLISECONDS).let { (it + 999) / 1000 }
+
+    private const val SERVER_START_SECONDS = 3L
+    /** The steady-state warmup's typical length here (README, "Warmup"); it ends between 5 s and its limit. */
+    private const val STEADY_WARMUP_SECONDS = 30L
+}

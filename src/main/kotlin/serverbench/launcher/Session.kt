@@ -1,0 +1,128 @@
+package serverbench.launcher
+
+import org.openjdk.jmh.results.RunResult
+import org.openjdk.jmh.results.format.ResultFormatType
+import org.openjdk.jmh.runner.BenchmarkException
+import org.openjdk.jmh.runner.NoBenchmarksException
+import org.openjdk.jmh.runner.ProfilersFailedException
+import org.openjdk.jmh.runner.Runner
+import org.openjdk.jmh.runner.RunnerException
+import org.openjdk.jmh.runner.format.OutputFormatFactory
+import org.openjdk.jmh.runner.options.Options
+import org.openjdk.jmh.runner.options.VerboseMode
+import serverbench.client.LoadFailure
+import serverbench.profile.ProfileLayout
+import java.io.File
+import java.util.concurrent.TimeUnit
+
+/**
+ * One JMH run per planned run: the launcher decides which runs make sense, keeps only complete results, and saves
+ * them after every run, so a failure or a kill later in the session never loses what was measured.
+ */
+class Session(
+    private val runs: List<Plan.Run>,
+    private val options: Options,
+    private val verbosity: VerboseMode,
+    private val resultFile: String?,
+    private val resultFormat: ResultFormatType,
+    /** Where `-prof flame` writes this session's graphs, or null when not profiling. */
+    private val profileDir: File?,
+) {
+    /** Runs them all (or up to the first failure with -foe); the launcher's exit status. */
+    fun run(console: Console): Int {
+        val profiles = HashMap<RunResult, List<File>>()
+        val out = SessionOutput(OutputFormatFactory.createFormatInstance(console.jmh, verbosity))
+        val results = ArrayList<RunResult>()
+        val failed = ArrayList<String>()
+        val started = System.nanoTime()
+        fun elapsed() = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)
+
+        console.info("serverbench: ${runs.size} run${if (runs.size == 1) "" else "s"} planned, estimated duration " +
+            "${Progress.duration(runs.sumOf { it.estimateSeconds })} (forks x (warmup + measurement + ~3 s server start))")
+        if (console.compact) {
+            RunLine.common(runs)?.let { console.info("serverbench: $it") }
+            console.info("serverbench: JMH's full output goes to ${console.logFile}")
+        }
+        for ((i, run) in runs.withIndex()) {
+            if (console.compact) console.started(RunLine.name(i, runs, Progress.eta(i, runs, elapsed())))
+            else console.info(Progress.line(i, runs, elapsed()))
+            out.takeFailure()
+            try {
+                val complete = Runner(SingleRun(options, run), out).run().filter { Completeness.isComplete(it) }
+                if (profileDir != null) complete.forEach { r ->
+                    val params = r.params.paramsKeys.associateWith { r.params.getParam(it) }
+                    profiles[r] = ProfileLayout.made(profileDir, r.params.benchmark, params)
+                }
+                if (complete.isEmpty()) {
+                    val why = out.takeFailure()
+                    failed += run.describe() + (why?.let { ": $it" } ?: "")
+                    console.finished("FAILED" + (why?.let { ": $it" } ?: ""))
+                }
+                complete.forEach { console.finished(RunLine.figures(it)) }
+                results += complete
+            } catch (e: NoBenchmarksException) {
+                failed += run.describe()
+                console.error("serverbench: ${run.describe()}: JMH found no such benchmark")
+            } catch (e: ProfilersFailedException) {
+                generateSequence<Throwable>(e) { it.cause }.forEach { ex ->
+                    console.error(ex.message ?: ex.toString())
+                    ex.suppressed.forEach { console.error(it.message ?: it.toString()) }
+                }
+                return 1
+            } catch (e: RunnerException) {
+                // -foe: stop at the first failure, keep what completed before it.
+                failed += run.describe()
+                failure(e, console)
+                break
+            } finally {
+                if (resultFile != null && results.isNotEmpty()) {
+                    ResultFiles.write(results, resultFile, resultFormat) { profiles[it].orEmpty() }
+                }
+            }
+        }
+
+        out.finish(results, elapsed())
+        if (resultFile != null) {
+            if (results.isNotEmpty()) console.info("\nBenchmark result is saved to $resultFile (${results.size} completed runs)")
+            else console.info("\nNo completed run: $resultFile was not written")
+        }
+        if (failed.isNotEmpty()) {
+            // JMH itself would exit 0 here, and count a run that failed after some iterations as a result.
+            val notRun = runs.size - results.size - failed.size
+            console.error("serverbench: ${failed.size} of ${runs.size} benchmark runs failed" +
+                (if (notRun > 0) " ($notRun not run after the failure, -foe)" else "") +
+                "; the results hold the other ${results.size}: ${failed.joinToString("; ")}")
+            return 1
+        }
+        return 0
+    }
+
+    private fun failure(e: RunnerException, console: Console) {
+        val failure = loadFailure(e)
+        if (failure != null) {
+            console.error("serverbench: benchmark failed: ${failure.message}")
+        } else if (verbosity == VerboseMode.EXTRA) {
+            console.jmh.print("ERROR: ")
+            e.printStackTrace(console.jmh)
+        } else {
+            // e.g. "Another JMH instance might be running": JMH's own words say what to do; the stack does not.
+            val why = generateSequence<Throwable>(e) { it.cause }.mapNotNull { it.message }.lastOrNull() ?: e.toString()
+            console.error("serverbench: ${why.lineSequence().first().removePrefix("ERROR: ")} " +
+                "(-v EXTRA shows the stack trace)")
+        }
+    }
+
+    private fun loadFailure(e: Throwable): LoadFailure? {
+        val seen = HashSet<Throwable>()
+        val queue = ArrayDeque(listOf(e))
+        while (queue.isNotEmpty()) {
+            val t = queue.removeFirst()
+            if (!seen.add(t)) continue
+            if (t is LoadFailure) return t
+            t.cause?.let(queue::add)
+            queue.addAll(t.suppressed)
+            if (t is BenchmarkException) queue.addAll(t.suppressed)
+        }
+        return null
+    }
+}

@@ -1,0 +1,23 @@
+package serverbench.metrics
+
+import serverbench.client.ClientReport
+
+/**
+ * What one iteration measured: the load client's figures and the JVM's resource use; the seconds the trial warmed up
+ * for (-1: no steady-state warmup); on the last measured iteration of a fork, the run-level notSteady verdict.
+ */
+class IterationReport(
+    val client: ClientReport,
+    val resources: ResourceReport?,
+    val warmupSeconds: Double = -1.0,
+    val lastMeasurement: Boolean = false,
+    val notSteady: String? = null,
+    /** With `-p cpus` or `-p cpuset`: the budget and the server group's CFS accounting over the iteration. */
+    val budget: BudgetReport? = null,
+) {
+    /** The [Guards]' verdicts, computed once for the console warning (benchmark) and the JSON flags (profiler). */
+    val guards: Map<String, String?> by lazy { Guards.check(this) }
+}
+
+/** The server's CPU budget in an iteration: CPUs of quota (null: cores pinned only) and the CFS counters' deltas. */
+class BudgetReport(val cpus: Double?, val throttling: serverbench.fixture.CpuBudget.Throttling?)

@@ -1,0 +1,112 @@
+package serverbench.metrics
+
+import org.openjdk.jmh.infra.BenchmarkParams
+import org.openjdk.jmh.infra.IterationParams
+import org.openjdk.jmh.profile.InternalProfiler
+import org.openjdk.jmh.results.AggregationPolicy
+import org.openjdk.jmh.results.IterationResult
+import org.openjdk.jmh.results.Result
+import org.openjdk.jmh.results.ScalarResult
+import org.openjdk.jmh.runner.IterationType
+import serverbench.client.FailureKind
+
+/**
+ * Turns what the load client and the [ResourceMeter] measured in an iteration into JMH secondary results:
+ * `latency.*` (ms, from every request), `errors` (and `errors.<kind>` when non-zero), `reconnects` (when non-zero),
+ * `client.cpu` / `client.cpuPerReq` (cores; µs per successful request), `server.cpu` / `server.cpuPerReq` (the rest of
+ * the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`, `server.inFlightMax`
+ * (requests the server held at once; with the server probe on), `littlesLaw` (closed loop) or
+ * `latency.uncorrected.*`, `openLoop.late` / `openLoop.dropped` / `openLoop.connections` (open loop), the [Guards]'
+ * `warning.*` flags, and for leaks over long runs
+ * `fds.open` (file descriptors open at the iteration's end) and `heap.afterGc` (MB live after the last collection).
+ *
+ * The launcher adds this profiler to every run, so users get these figures without a `-prof` flag. It reports
+ * measurement iterations only: warmup figures never reach the results.
+ */
+class LoadMetricsProfiler : InternalProfiler {
+    override fun getDescription() = "serverbench load-client metrics (latency percentiles, errors, client CPU); always on"
+
+    override fun beforeIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams) {
+        ClientReports.take() // nothing from an earlier iteration may be attributed to this one
+    }
+
+    override fun afterIteration(
+        benchmarkParams: BenchmarkParams,
+        iterationParams: IterationParams,
+        result: IterationResult,
+    ): Collection<Result<*>> {
+        val report = ClientReports.take() ?: return emptyList()
+        if (iterationParams.type != IterationType.MEASUREMENT) return emptyList()
+        return results(report)
+    }
+
+    companion object {
+        fun results(report: IterationReport): List<Result<*>> {
+            val client = report.client
+            val out = ArrayList<Result<*>>()
+            if (client.latencyMicros.totalCount > 0) out += LatencyResult(client.latencyMicros)
+            client.uncorrectedLatencyMicros?.takeIf { it.totalCount > 0 }?.let { out += LatencyResult(it, LatencyResult.UNCORRECTED_PREFIX) }
+            if (client.openLoop) {
+                out += ScalarResult("openLoop.late", client.late.toDouble(), "count", AggregationPolicy.SUM)
+                out += ScalarResult("openLoop.dropped", client.dropped.toDouble(), "count", AggregationPolicy.SUM)
+                out += ScalarResult("openLoop.connections", client.maxConnections.toDouble(), "connections", AggregationPolicy.MAX)
+            } else {
+                // Pooled over the iterations where it is defined (a ScalarResult would be averaged with JMH's zeros).
+                Guards.littlesLawTerms(report)?.let { (latencySeconds, connectionSeconds) ->
+                    out += RatioResult("littlesLaw", "ratio", latencySeconds, connectionSeconds)
+                }
+            }
+            for ((guard, warning) in report.guards) {
+                out += ScalarResult("warning.$guard", if (warning != null) 1.0 else 0.0, "share", AggregationPolicy.AVG)
+            }
+            // Run-level: reported once per fork, on its last iteration; MAX ignores the zeros JMH fills in elsewhere.
+            if (report.lastMeasurement) {
+                out += ScalarResult("warning.${Guards.NOT_STEADY}", if (report.notSteady != null) 1.0 else 0.0, "flag", AggregationPolicy.MAX)
+            }
+            if (report.warmupSeconds >= 0) out += ScalarResult("warmup.seconds", report.warmupSeconds, "s", AggregationPolicy.MAX)
+            out += ScalarResult("errors", client.failures.total.toDouble(), "count", AggregationPolicy.SUM)
+            for (kind in FailureKind.entries) {
+                val n = client.failures[kind]
+                if (n > 0) out += ScalarResult("errors.${kind.name.lowercase()}", n.toDouble(), "count", AggregationPolicy.SUM)
+            }
+            if (client.unanswered > 0) {
+                out += ScalarResult("unanswered", client.unanswered.toDouble(), "requests", AggregationPolicy.MAX)
+            }
+            if (client.reconnects > 0) {
+                out += ScalarResult("reconnects", client.reconnects.toDouble(), "count", AggregationPolicy.SUM)
+            }
+            val wall = client.wallNanos.toDouble()
+            val requests = client.successes.toDouble()
+            out += RatioResult("client.cpu", "cores", client.clientCpuNanos.toDouble(), wall)
+            out += RatioResult("client.cpuPerReq", "us", client.clientCpuNanos.toDouble(), requests, scale = 1e-3)
+            val resources = report.resources ?: return out
+            if (resources.processCpuNanos >= 0) {
+                val server = (resources.processCpuNanos - client.clientCpuNanos).coerceAtLeast(0).toDouble()
+                out += RatioResult("server.cpu", "cores", server, wall)
+                out += RatioResult("server.cpuPerReq", "ms", server, requests, scale = 1e-6)
+                report.budget?.cpus?.let { cpus -> out += RatioResult("server.cpuOfBudget", "share", server, wall * cpus) }
+            }
+            report.budget?.throttling?.let { t ->
+                // Shares of CFS periods, and time throttled per second of wall: what the quota took from the server.
+                out += RatioResult("server.throttled", "share", t.throttledPeriods.toDouble(), t.periods.toDouble())
+                out += RatioResult("server.throttledMs", "ms/s", t.throttledNanos.toDouble(), wall, scale = 1e3)
+            }
+            if (resources.allocatedBytes >= 0) {
+                out += RatioResult("heap.allocPerReq", "bytes", resources.allocatedBytes.toDouble(), requests)
+            }
+            resources.allocLowerBound?.let {
+                out += ScalarResult("heap.allocLowerBound", if (it) 1.0 else 0.0, "share", AggregationPolicy.AVG)
+            }
+            out += ScalarResult("threads.peak", resources.peakThreads.toDouble(), "threads", AggregationPolicy.MAX)
+            if (resources.inFlightMax >= 0) {
+                out += ScalarResult("server.inFlightMax", resources.inFlightMax.toDouble(), "requests", AggregationPolicy.MAX)
+            }
+            // A long run (a soak) shows a leak as growth of these from iteration to iteration (JSON rawData).
+            if (resources.openFds >= 0) out += ScalarResult("fds.open", resources.openFds.toDouble(), "fds", AggregationPolicy.MAX)
+            if (resources.heapAfterGcBytes >= 0) {
+                out += ScalarResult("heap.afterGc", resources.heapAfterGcBytes / 1048576.0, "MB", AggregationPolicy.MAX)
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package serverbench.metrics
+
+/** [ResourceMeter]'s figures for one iteration; -1 where this JVM cannot tell. */
+class ResourceReport(
+    val processCpuNanos: Long,
+    val allocatedBytes: Long,
+    val peakThreads: Int,
+    val openFds: Long = -1,
+    val heapAfterGcBytes: Long = -1,
+    /** Most requests the server had in flight at once (received, response not complete); see ServerProbe. */
+    val inFlightMax: Int = -1,
+    /** Share of the machine's CPU time busy over the iteration, all processes (NaN where `/proc/stat` is absent). */
+    val machineBusy: Double = Double.NaN,
+    /** Whether [allocatedBytes] is a lower bound because threads ended (live threads counted only); null when exact. */
+    val allocLowerBound: Boolean? = null,
+)

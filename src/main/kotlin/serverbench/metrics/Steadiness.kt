@@ -1,0 +1,111 @@
+package serverbench.metrics
+
+import org.openjdk.jmh.util.ListStatistics
+import kotlin.math.abs
+import kotlin.math.sqrt
+
+/**
+ * Is a series of throughput figures steady? Used twice: to end the warmup once the server is steady (windows of load
+ * before measurement, [warmedUp]), and to flag measured iterations that were not ([notSteady]).
+ *
+ * Why these tests: the coefficient of variation of the last k figures is Georges et al.'s steady-state rule; on its own
+ * it passes a slow climb, so the total change over those figures (Sen's slope, robust to one outlier) must be small
+ * too, and so must the change from the k figures before them: a climb of under 1 % a window hides in k windows' noise
+ * (README: Tomcat `suspendFun`), not over 2k. For the measured iterations the question is whether a reader may
+ * compare the score: it may not when the iterations still trend (Mann-Kendall, exact for small n) or when JMH's own
+ * 99.9 % interval is wider than [MAX_INTERVAL] of the score.
+ */
+object Steadiness {
+    /** Warmup: figures compared (the last k windows). */
+    const val WINDOWS = 5
+    /** Warmup: the CV and the total drift across the last [WINDOWS] windows that count as steady, at the least. */
+    const val TOLERANCE = 0.03
+    /** Measured iterations: JMH's 99.9 % half-interval beyond this share of the score is not steady. */
+    const val MAX_INTERVAL = 0.10
+    /**
+     * Measured iterations: a trend counts when Mann-Kendall's two-sided p is below this and it moved the score by over
+     * [MIN_TREND].
+     */
+    const val TREND_P = 0.05
+    const val MIN_TREND = 0.02
+
+    /**
+     * Steady warmup: the last [WINDOWS] figures vary by at most [tolerance] (CV), drift by at most as much, and their
+     * mean is within as much of the [WINDOWS] before them. [tolerance] is at least [TOLERANCE]; the caller widens it
+     * where windows cannot be more precise (see its use).
+     */
+    fun warmedUp(figures: List<Double>, tolerance: Double = TOLERANCE): Boolean {
+        if (figures.size < 2 * WINDOWS) return false
+        val last = figures.takeLast(WINDOWS)
+        val before = figures.takeLast(2 * WINDOWS).take(WINDOWS)
+        val mean = last.average()
+        if (mean <= 0) return false
+        return cv(last) <= tolerance && abs(senSlope(last) * (WINDOWS - 1)) / mean <= tolerance &&
+            abs(mean - before.average()) / mean <= tolerance
+    }
+
+    /** Why measured iterations [scores] are not steady, or null when they are. */
+    fun notSteady(scores: List<Double>): String? {
+        if (scores.size < 3) {
+            val n = "${scores.size} measured iteration${if (scores.size == 1) "" else "s"}"
+            return "only $n: steadiness cannot be told (use -i 3 or more)"
+        }
+        val mean = scores.average()
+        if (mean <= 0) return null
+        val halfInterval = ListStatistics(scores.toDoubleArray()).getMeanErrorAt(0.999)
+        if (halfInterval > MAX_INTERVAL * mean) {
+            return "the 99.9 %% interval is ±%.0f %% of the score (over ±%.0f %%)"
+                .format(100 * halfInterval / mean, 100 * MAX_INTERVAL)
+        }
+        val p = mannKendallP(scores)
+        val drift = senSlope(scores) * (scores.size - 1) / mean
+        if (p < TREND_P && abs(drift) > MIN_TREND) {
+            return "the iterations still trend (%+.0f %% from first to last, Mann-Kendall p = %.3f)"
+                .format(100 * drift, p)
+        }
+        return null
+    }
+
+    fun cv(xs: List<Double>): Double {
+        val mean = xs.average()
+        if (xs.size < 2 || mean == 0.0) return 0.0
+        val variance = xs.sumOf { (it - mean) * (it - mean) } / (xs.size - 1)
+        return sqrt(variance) / abs(mean)
+    }
+
+    /** Sen's slope: the median of the pairwise slopes (per step). */
+    fun senSlope(xs: List<Double>): Double {
+        val slopes = ArrayList<Double>()
+        for (i in xs.indices) for (j in i + 1 until xs.size) slopes += (xs[j] - xs[i]) / (j - i)
+        if (slopes.isEmpty()) return 0.0
+        slopes.sort()
+        val n = slopes.size
+        return if (n % 2 == 1) slopes[n / 2] else (slopes[n / 2 - 1] + slopes[n / 2]) / 2
+    }
+
+    /**
+     * Two-sided p-value of Mann-Kendall's S (no ties assumed; ties count as neither concordant nor discordant), exact:
+     * under no trend every order is equally likely, and S = C(n,2) − 2 × (inversions), whose distribution is the
+     * Mahonian numbers.
+     */
+    fun mannKendallP(xs: List<Double>): Double {
+        val n = xs.size
+        if (n < 2) return 1.0
+        var s = 0
+        for (i in 0 until n) for (j in i + 1 until n) s += xs[j].compareTo(xs[i]).coerceIn(-1, 1)
+        val pairs = n * (n - 1) / 2
+        // counts[k] = permutations of n with k inversions
+        var counts = DoubleArray(1) { 1.0 }
+        for (m in 2..n) {
+            val next = DoubleArray(counts.size + m - 1)
+            for (k in counts.indices) for (add in 0 until m) next[k + add] += counts[k]
+            counts = next
+        }
+        val total = counts.sum()
+        // |S| >= |s|  <=>  inversions <= (pairs - |s|) / 2 or >= (pairs + |s|) / 2
+        val lowInv = (pairs - abs(s)) / 2.0
+        var tail = 0.0
+        for (k in counts.indices) if (k <= lowInv || k >= pairs - lowInv) tail += counts[k]
+        return (tail / total).coerceAtMost(1.0)
+    }
+}

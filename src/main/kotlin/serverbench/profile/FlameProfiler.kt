@@ -1,0 +1,142 @@
+package serverbench.profile
+
+import one.profiler.AsyncProfiler
+import org.openjdk.jmh.infra.BenchmarkParams
+import org.openjdk.jmh.infra.IterationParams
+import org.openjdk.jmh.profile.InternalProfiler
+import org.openjdk.jmh.results.IterationResult
+import org.openjdk.jmh.results.Result
+import org.openjdk.jmh.runner.IterationType
+import java.io.File
+import java.time.Instant
+
+/**
+ * `-prof flame[:event=cpu|wall|alloc|lock|ctimer|itimer|cpu-clock;interval=N;threads=server|all;dir=profiles;cstack=;overhead]`: async-profiler from its Maven
+ * artifact (the native library is inside the jar: nothing to install, no libPath), run inside the fork over the
+ * measurement iterations only, writing an HTML flamegraph per fork to
+ * `profiles/<session>/<Class.method>/<param=value,...>/<event>[-pid<N>].html` with a `.txt` beside it recording the
+ * event, the sampling engine, the sample count, the JDK and the parameters. `session` is the launcher's (its start
+ * time, passed as `session=`), which then records in the result file which files each run made; without it (JMH run
+ * some other way) the graphs go to `profiles/<Class.method>/...`.
+ *
+ * By default the load client's thread is left out (`exclude=*jmhTest*`: every stack of the JMH benchmark thread, which
+ * is the client, passes through JMH's generated `_jmhTest` frame), so the graph shows the server's time only.
+ * Default event: `wall` for benchmarks whose handlers wait (BlockingIo, Proxy, CompletableFuture, Delay), where CPU
+ * samples would miss the waiting; `cpu` otherwise.
+ *
+ * `cpu` samples with async-profiler's ctimer engine on Linux, not with perf_events as async-profiler's own `cpu`
+ * would: measured with `overhead` on CpuBenchmark.direct (netty, limit 1000, ~52 000 req/s), perf_events cost
+ * 4.0 ± 1.2 % of throughput at the 10 ms interval and still 2.1 % at 100 ms (a tenth of the samples), so the price
+ * is mostly perf_events being active on the threads, not the sampling; ctimer cost 0.7 ± 0.8 % with the same
+ * user-space stacks (README has the table). What ctimer cannot give is kernel frames: `cpu-clock` asks for
+ * perf_events explicitly.
+ *
+ * `overhead`: what profiling costs this benchmark, measured inside one fork. Comparing a profiled fork with a plain one
+ * cannot resolve a 2 % cost here: whole forks differ by up to 15 % on this 2-core machine (JIT and host noise), while
+ * iterations inside a fork differ by 1–2 %. So the measurement iterations alternate profiled and plain in ABBA blocks
+ * of four (P U U P), which cancels a linear drift such as a JIT still improving, and `flame.overhead` is the mean over
+ * blocks of 1 - (P1 + P2) / (U1 + U2), with a 95 % Student-t interval across blocks. What it cannot see is a cost that
+ * stays after the first start (the library loaded, JVMTI hooks enabled): that shows only between forks.
+ */
+class FlameProfiler(initLine: String) : InternalProfiler {
+    private val options = FlameOptions(initLine)
+    private var event: String? = options.event
+    private val threads = options.threads
+
+    /** `flame:help`: the options, for the launcher to print instead of running. */
+    val help: String? = options.help
+
+    /** Where the graphs go: [ProfileLayout.dir] of this, under the launcher's session when it gave one. */
+    val dir = options.dir
+    private val session: String? = options.session
+    private var measured = 0
+    private var running = false
+    private var started = false
+    val overhead: Boolean = options.overhead
+    private val scores = ArrayList<Double>()
+
+    /** Why the requested event cannot sample in this process, in one line, or null. */
+    fun unavailableReason(): String? = event?.let { SamplingEngines.unavailable(it) }
+
+    override fun getDescription() = "async-profiler flamegraphs of the server threads over the measurement iterations"
+
+    override fun beforeIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams) {
+        if (iterationParams.type != IterationType.MEASUREMENT || running) return
+        if (overhead && !Overhead.profiledIteration(measured)) return
+        val event = event ?: defaultEvent(benchmarkParams.benchmark).also { event = it }
+        val command = buildString {
+            // resume keeps the samples of the earlier profiled iterations; its options must be given again.
+            append(if (started) "resume" else "start").append(",event=${SamplingEngines.profilerEvent(event)}")
+            options.interval?.let { append(",interval=$it") }
+            val cstack = options.cstack ?: if (event in SamplingEngines.CPU_EVENTS + "wall") "vm" else null
+            cstack?.let { append(",cstack=$it") }
+        }
+        profiler().execute(command)
+        running = true
+        started = true
+    }
+
+    override fun afterIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams, result: IterationResult): Collection<Result<*>> {
+        if (iterationParams.type != IterationType.MEASUREMENT) return emptyList()
+        if (overhead) scores += result.primaryResult.score
+        if (++measured < iterationParams.count) {
+            if (overhead && running) {
+                profiler().execute("stop")
+                running = false
+            }
+            return emptyList()
+        }
+        if (!started) return emptyList()
+        val profiler = profiler()
+        val samples = profiler.samples
+        val cost = if (overhead) Overhead.of(scores) else null
+        val params = benchmarkParams.paramsKeys.associateWith { benchmarkParams.getParam(it) }
+        val out = ProfileLayout.dir(session?.let { File(dir, it) } ?: dir, benchmarkParams.benchmark, params)
+        out.mkdirs()
+        // One file per fork (named by its pid when there are several): JMH 1.37's own async profiler keeps only the last.
+        val fork = if (benchmarkParams.forks > 1) "-pid${ProcessHandle.current().pid()}" else ""
+        val html = File(out, "$event$fork.html")
+        // async-profiler's command is comma-separated, and the directory name has commas: write beside, then move.
+        val temp = File.createTempFile("serverbench-flame", ".html")
+        // exclude is an output filter: it applies when the graph is written.
+        val exclude = if (threads == "server") ",exclude=*jmhTest*" else ""
+        // The same samples as collapsed stacks too: greppable, and what differential flamegraph tools take.
+        val collapsed = File.createTempFile("serverbench-flame", ".collapsed")
+        profiler.execute("dump,collapsed,file=${collapsed.absolutePath}$exclude")
+        val weight = collapsed.useLines { lines -> lines.sumOf { it.substringAfterLast(' ').toLongOrNull() ?: 0L } }
+        java.nio.file.Files.move(collapsed.toPath(), File(out, "$event$fork.collapsed").toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+        val title = ProfileLayout.htmlTitle(ProfileLayout.title(benchmarkParams.benchmark, params, event!!))
+        profiler.execute("stop,file=${temp.absolutePath}$exclude,title=$title")
+        java.nio.file.Files.move(temp.toPath(), html.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+        running = false
+        File(out, "$event$fork.txt").writeText(listOfNotNull(
+            "benchmark: ${benchmarkParams.benchmark}",
+            "params: ${benchmarkParams.paramsKeys.joinToString(", ") { "$it=${benchmarkParams.getParam(it)}" }}",
+            "event: $event${options.interval?.let { " (interval $it)" } ?: ""}",
+            "engine: ${SamplingEngines.engine(event!!)}",
+            "threads: ${if (threads == "server") "server (load client excluded)" else "all"}",
+            "samples: $samples (stack traces recorded, every thread)",
+            // They differ beyond the client's share for wall: async-profiler records an idle thread's run of ticks once.
+            "graph total: $weight (${if (threads == "server") "the load client left out; " else ""}" +
+                "a wall sample of an idle thread counts each tick it stood for)",
+            "measurement iterations: ${iterationParams.count} x ${iterationParams.time}" +
+                if (overhead) " (profiled: the 1st and 4th of every 4)" else "",
+            cost?.let { "overhead: ${it.describe()}" },
+            "jdk: ${System.getProperty("java.vm.name")} ${Runtime.version()}",
+            "async-profiler: ${profiler.version}",
+            "written: ${Instant.now()}",
+        ).joinToString("\n", postfix = "\n"))
+        println("\nserverbench: flamegraph ${html.path} ($samples samples, $event)")
+        if (cost == null) return emptyList()
+        println("serverbench: profiling overhead ${cost.describe()}")
+        return listOf(OverheadResult(cost.blockPercents))
+    }
+
+    companion object {
+        private val WAITING = listOf("BlockingIo", "Proxy", "CompletableFuture", "Delay")
+
+        fun defaultEvent(benchmark: String) = if (WAITING.any { benchmark.contains(".${it}Benchmark.") }) "wall" else "cpu"
+
+        private fun profiler(): AsyncProfiler = AsyncProfiler.getInstance()
+    }
+}

@@ -1,0 +1,62 @@
+package serverbench.benchmarks
+
+import org.junit.jupiter.params.ParameterizedTest
+import org.junit.jupiter.params.provider.EnumSource
+import org.openjdk.jmh.annotations.Benchmark
+import org.openjdk.jmh.runner.BenchmarkList
+import org.openjdk.jmh.runner.format.OutputFormatFactory
+import org.openjdk.jmh.runner.options.VerboseMode
+import serverbench.app.Downstream
+import serverbench.fixture.DownstreamStub
+import serverbench.fixture.ServerFixture
+import serverbench.fixture.ServerKind
+import java.io.OutputStream
+import java.io.PrintStream
+import kotlin.test.Test
+import kotlin.test.assertEquals
+
+/**
+ * A `@Benchmark` method's name is its variant: for every method of every family, both stacks answer the request the
+ * family builds from that name, validated as the benchmark validates it. The list of variants is the methods; no
+ * test or script repeats it.
+ */
+class VariantEndpointsTest {
+    /** Each family with short waits and light work, so every variant answers within a test. */
+    private val families: List<HttpBenchmark> = listOf(
+        NoopBenchmark(),
+        DelayBenchmark().apply { delayMs = 20 },
+        CpuBenchmark().apply { limit = 1000 },
+        CpuCooperativeBenchmark().apply { limit = 1000; batchSize = 100 },
+        BlockingIoBenchmark().apply { delayMs = 5 },
+        CompletableFutureBenchmark().apply { workMs = 5 },
+        ProxyBenchmark().apply { delayMs = 5 },
+    )
+
+    private fun variants(family: HttpBenchmark): List<String> = family.javaClass.methods
+        .filter { it.isAnnotationPresent(Benchmark::class.java) }
+        .filter { m -> m.getAnnotation(RequiresJdk::class.java)?.let { Runtime.version().feature() >= it.version } ?: true }
+        .map { it.name }.sorted()
+
+    @Test
+    fun `every family in the jar's benchmark list is checked here`() {
+        val quiet = OutputFormatFactory.createFormatInstance(PrintStream(OutputStream.nullOutputStream()), VerboseMode.SILENT)
+        val listed = BenchmarkList.defaultList().getAll(quiet, emptyList()).map { it.userClassQName }.toSortedSet()
+        val selfCheck = SelfCheckBenchmark::class.java.name
+        assertEquals(listed - selfCheck, families.map { it.javaClass.name }.toSortedSet())
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerKind::class)
+    fun `both stacks answer every variant's request`(kind: ServerKind) {
+        DownstreamStub.start().use { stub ->
+            ServerFixture.start(kind, mapOf(Downstream.URL_PROPERTY to stub.url)).use { server ->
+                for (family in families) {
+                    val hits = stub.hitCount
+                    for (variant in variants(family)) server.verify(family.request(variant))
+                    val proxied = if (family is ProxyBenchmark) variants(family).size else 0
+                    assertEquals(hits + proxied, stub.hitCount, "each proxied request reaches the stub exactly once")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package serverbench.metrics
+
+import org.HdrHistogram.Histogram
+import org.junit.jupiter.api.Test
+import org.openjdk.jmh.results.BenchmarkResult
+import org.openjdk.jmh.results.IterationResult
+import org.openjdk.jmh.results.Result
+import org.openjdk.jmh.results.ResultRole
+import org.openjdk.jmh.results.RunResult
+import org.openjdk.jmh.results.ThroughputResult
+import serverbench.client.ClientReport
+import serverbench.client.FailureCounts
+import serverbench.client.FailureKind
+import serverbench.client.LoadClient
+import java.io.ByteArrayInputStream
+import java.io.ByteArrayOutputStream
+import java.io.ObjectInputStream
+import java.io.ObjectOutputStream
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+class LatencyResultTest {
+    private fun histogram(vararg msAndCount: Pair<Double, Long>) = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3).apply {
+        for ((ms, n) in msAndCount) recordValueWithCount((ms * 1000).toLong(), n)
+    }
+
+    private fun iteration(vararg results: Result<*>) = IterationResult(null, null, null).apply {
+        addResult(ThroughputResult(ResultRole.PRIMARY, "ops", 1000.0, 1000, TimeUnit.SECONDS))
+        results.forEach { addResult(it) }
+    }
+
+    private fun report(h: Histogram, failures: FailureCounts = FailureCounts(), resources: ResourceReport? = null) = IterationReport(
+        ClientReport(h, h.totalCount, failures, reconnects = 0, clientCpuNanos = 500_000_000, wallNanos = 1_000_000_000),
+        resources,
+    )
+
+    @Test
+    fun `percentiles of several iterations are those of all their requests, not an average`() {
+        val fast = iteration(LatencyResult(histogram(1.0 to 1000)))
+        val slow = iteration(LatencyResult(histogram(100.0 to 1000)))
+        val merged = BenchmarkResult(null, listOf(fast, slow)).secondaryResults
+
+        assertEquals(1.0, merged.getValue("latency.p50").score, 0.01)
+        assertEquals(100.0, merged.getValue("latency.p90").score, 0.1) // the average of per-iteration p90s would be 50.5
+        assertEquals(100.0, merged.getValue("latency.max").score, 0.1)
+        assertEquals(50.5, merged.getValue("latency.mean").score, 0.1)
+        assertEquals(2000, merged.getValue("latency.mean").sampleCount)
+
+        // From three iterations on, a percentile has an interval (a bootstrap over iterations, see below).
+        val three = BenchmarkResult(null, listOf(fast, slow, iteration(LatencyResult(histogram(50.0 to 1000))))).secondaryResults
+        assertEquals(100.0, three.getValue("latency.p90").score, 0.1)
+        assertTrue(three.getValue("latency.p90").scoreError > 0)
+        assertTrue(merged.getValue("latency.p90").scoreError.isNaN(), "JMH gives no interval for two values")
+    }
+
+    /** Five iterations of 1000 requests: 990 at 1 ms and 10 in a tail at [tails] ms (one value per iteration). */
+    private fun tailed(vararg tails: Double) =
+        BenchmarkResult(null, tails.map { iteration(LatencyResult(histogram(1.0 to 990, it to 10))) }).secondaryResults
+
+    @Test
+    fun `a percentile's interval is that of the merged percentile, narrow when the iterations agree`() {
+        val p999 = tailed(10.0, 10.1, 10.2, 10.3, 10.4).getValue("latency.p99.9")
+        assertEquals(10.4, p999.score, 0.02) // the 4995th of 5000 requests
+        val (low, high) = p999.scoreConfidence.toList()
+        assertTrue(low <= p999.score && p999.score <= high, "[$low, $high] must hold ${p999.score}")
+        // Within the tail's own values: the mean of per-iteration p99.9s ± its t-interval reached 9.6 ms.
+        assertTrue(low >= 9.99 && high <= 10.45, "[$low, $high]")
+        assertEquals(maxOf(p999.score - low, high - p999.score), p999.scoreError, 1e-9)
+    }
+
+    @Test
+    fun `one iteration's long tail makes the interval wide, and only upwards of the others`() {
+        val r = tailed(10.0, 10.0, 10.0, 10.0, 500.0)
+        for (label in listOf("latency.p99.9", "latency.max")) {
+            val p = r.getValue(label)
+            assertEquals(500.0, p.score, 0.5, label) // that iteration's 10 requests are the top 10 of 5000
+            val (low, high) = p.scoreConfidence.toList()
+            // Resamples without that iteration read 10 ms; none can read above the largest request. A symmetric
+            // ± around 500 (the old per-iteration interval: ± 843) would claim both.
+            assertTrue(low <= 10.01 && high in 500.0..500.5, "$label [$low, $high]")
+            assertEquals(p.score - low, p.scoreError, 1e-9, label)
+        }
+        // The mean keeps the usual interval of the per-iteration means.
+        assertTrue(r.getValue("latency.mean").scoreError > 0)
+    }
+
+    @Test
+    fun `the interval is reproducible, exact for few iterations and from a fixed seed for many`() {
+        for (n in listOf(3, 8, 12)) {
+            val tails = DoubleArray(n) { 10.0 + it }
+            val a = tailed(*tails).getValue("latency.p99").scoreConfidence
+            val b = tailed(*tails).getValue("latency.p99").scoreConfidence
+            assertEquals(a.toList(), b.toList(), "$n iterations")
+            val p999 = tailed(*tails).getValue("latency.p99.9")
+            assertTrue(p999.scoreConfidence[0] < p999.score && p999.scoreConfidence[1] >= p999.score, "$n iterations")
+        }
+    }
+
+    @Test
+    fun `a resample is read the way HdrHistogram reads the merged histogram`() {
+        val iterations = listOf(histogram(1.0 to 990, 10.0 to 10), histogram(0.7 to 500, 3.3 to 499, 45.0 to 1),
+            histogram(2.0 to 1000))
+        val merged = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3).apply { iterations.forEach { add(it) } }
+        val percentiles = doubleArrayOf(50.0, 90.0, 99.0, 99.9, 100.0)
+        val once = PercentileBootstrap(iterations).statistics(intArrayOf(1, 1, 1), percentiles)
+        assertEquals(percentiles.map { if (it == 100.0) merged.maxValue else merged.getValueAtPercentile(it) }
+            .map(Long::toDouble), once.toList())
+        val twice = merged.copy().apply { add(iterations[1]) }
+        assertEquals(twice.getValueAtPercentile(99.9).toDouble(),
+            PercentileBootstrap(iterations).statistics(intArrayOf(1, 2, 1), percentiles)[3])
+    }
+
+    @Test
+    fun `forks merge the same way as iterations`() {
+        val fork1 = BenchmarkResult(null, listOf(iteration(LatencyResult(histogram(2.0 to 90)))))
+        val fork2 = BenchmarkResult(null, listOf(iteration(LatencyResult(histogram(2.0 to 9, 50.0 to 1)))))
+        val run = RunResult(null, listOf(fork1, fork2)).aggregatedResult.secondaryResults
+        assertEquals(2.0, run.getValue("latency.p99").score, 0.01)
+        assertEquals(50.0, run.getValue("latency.p99.9").score, 0.1)
+        assertEquals(100, run.getValue("latency.mean").sampleCount)
+    }
+
+    @Test
+    fun `a single iteration reports its own percentiles without an error`() {
+        val h = histogram(*(1..100).map { it.toDouble() to 1L }.toTypedArray())
+        val r = BenchmarkResult(null, listOf(iteration(LatencyResult(h)))).secondaryResults
+        assertEquals(50.0, r.getValue("latency.p50").score, 0.1)
+        assertEquals(90.0, r.getValue("latency.p90").score, 0.1)
+        assertEquals(99.0, r.getValue("latency.p99").score, 0.1)
+        assertEquals(100.0, r.getValue("latency.p99.9").score, 0.1)
+        assertTrue(r.getValue("latency.p99").scoreError.isNaN())
+        assertEquals(listOf("latency.max", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.p99.9"),
+            r.keys.filter { it.startsWith("latency") }.sorted())
+    }
+
+    @Test
+    fun `the open loop's uncorrected latency has its own labels, merged like the corrected one`() {
+        val it1 = iteration(LatencyResult(histogram(1.0 to 90)), LatencyResult(histogram(1.0 to 90), LatencyResult.UNCORRECTED_PREFIX))
+        val it2 = iteration(LatencyResult(histogram(900.0 to 10)), LatencyResult(histogram(2.0 to 10), LatencyResult.UNCORRECTED_PREFIX))
+        val r = BenchmarkResult(null, listOf(it1, it2)).secondaryResults
+        assertEquals(900.0, r.getValue("latency.p99").score, 1.0)
+        assertEquals(2.0, r.getValue("latency.uncorrected.p99").score, 0.01)
+        assertEquals(100, r.getValue("latency.uncorrected.mean").sampleCount)
+        assertEquals(listOf("latency.uncorrected.max", "latency.uncorrected.mean", "latency.uncorrected.p50", "latency.uncorrected.p90",
+            "latency.uncorrected.p99", "latency.uncorrected.p99.9"), r.keys.filter { it.startsWith("latency.uncorrected") }.sorted())
+    }
+
+    @Test
+    fun `the result survives serialization from the fork to the host`() {
+        val original = LatencyResult(histogram(3.0 to 10, 7.0 to 10))
+        val bytes = ByteArrayOutputStream().also { ObjectOutputStream(it).use { o -> o.writeObject(original) } }.toByteArray()
+        val copy = ObjectInputStream(ByteArrayInputStream(bytes)).use { it.readObject() } as LatencyResult
+        assertEquals(original.score, copy.score)
+        assertEquals(original.statistics.getPercentile(75.0), copy.statistics.getPercentile(75.0))
+        assertEquals(20, copy.sampleCount)
+        assertTrue(bytes.size < 4096, "serialized size ${bytes.size}")
+    }
+
+    @Test
+    fun `profiler results carry errors by kind, summed over iterations, and client CPU averaged`() {
+        val failures = FailureCounts().apply {
+            add(FailureKind.TIMEOUT, "a")
+            add(FailureKind.TIMEOUT, "b")
+            add(FailureKind.NON_2XX, "c")
+        }
+        val it1 = iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 10), failures)).toTypedArray())
+        val it2 = iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 10))).toTypedArray())
+        val r = BenchmarkResult(null, listOf(it1, it2)).secondaryResults
+        assertEquals(3.0, r.getValue("errors").score)
+        assertEquals(2.0, r.getValue("errors.timeout").score)
+        assertEquals(1.0, r.getValue("errors.non_2xx").score)
+        assertEquals(0.5, r.getValue("client.cpu").score, 1e-9)
+        assertEquals(50_000.0, r.getValue("client.cpuPerReq").score, 1e-6) // (2 × 0.5 s CPU) / (2 × 10 requests), in µs
+    }
+
+    @Test
+    fun `server resources are the JVM's minus the client's, per request over all iterations`() {
+        val r = BenchmarkResult(null, listOf(
+            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 1000), resources = ResourceReport(1_500_000_000, 4_000_000, 40, openFds = 90, heapAfterGcBytes = 50L shl 20))).toTypedArray()),
+            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 3000), resources = ResourceReport(2_500_000_000, 8_000_000, 55, openFds = 80, heapAfterGcBytes = 40L shl 20))).toTypedArray()),
+        )).secondaryResults
+        // server CPU = process CPU - client CPU (0.5 s each): 1.0 s + 2.0 s over 2 s of wall time, and over 4000 requests
+        assertEquals(1.5, r.getValue("server.cpu").score, 1e-9)
+        assertEquals(3000.0 / 4000, r.getValue("server.cpuPerReq").score, 1e-9) // ms
+        assertEquals(12_000_000.0 / 4000, r.getValue("heap.allocPerReq").score, 1e-9)
+        assertEquals(55.0, r.getValue("threads.peak").score)
+        assertEquals(90.0, r.getValue("fds.open").score)
+        assertEquals(50.0, r.getValue("heap.afterGc").score, 1e-9)
+    }
+
+    @Test
+    fun `client CPU per request is total CPU over total requests, not an average of iteration ratios`() {
+        val busy = iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 1000))).toTypedArray())
+        val idle = iteration(*LoadMetricsProfiler.results(report(histogram())).toTypedArray()) // no request at all
+        val r = BenchmarkResult(null, listOf(busy, idle)).secondaryResults
+        assertEquals(1e6 / 1000, r.getValue("client.cpuPerReq").score, 1e-6) // 1 s CPU over 1000 requests
+        assertEquals(0.5, r.getValue("client.cpu").score, 1e-9)
+    }
+}

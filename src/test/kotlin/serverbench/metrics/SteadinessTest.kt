@@ -1,0 +1,64 @@
+package serverbench.metrics
+
+import org.junit.jupiter.api.Test
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertNotNull
+import kotlin.test.assertNull
+import kotlin.test.assertTrue
+
+class SteadinessTest {
+    @Test
+    fun `Mann-Kendall p is exact for small samples`() {
+        // n = 5 strictly increasing: only 1 of 120 orders is as extreme each way, so two-sided p = 2/120.
+        assertEquals(2.0 / 120, Steadiness.mannKendallP(listOf(1.0, 2.0, 3.0, 4.0, 5.0)), 1e-12)
+        assertEquals(2.0 / 120, Steadiness.mannKendallP(listOf(5.0, 4.0, 3.0, 2.0, 1.0)), 1e-12)
+        // one swap: S = 8, P(|S| >= 8) = 2 * (1 + 4) / 120
+        assertEquals(10.0 / 120, Steadiness.mannKendallP(listOf(1.0, 3.0, 2.0, 4.0, 5.0)), 1e-12)
+        assertEquals(1.0, Steadiness.mannKendallP(listOf(1.0, 3.0, 2.0)), 1e-12)
+        // n = 3 cannot reach 0.05: min p = 2/6
+        assertEquals(2.0 / 6, Steadiness.mannKendallP(listOf(1.0, 2.0, 3.0)), 1e-12)
+    }
+
+    @Test
+    fun `Sen's slope ignores one outlier`() {
+        assertEquals(1.0, Steadiness.senSlope(listOf(1.0, 2.0, 3.0, 4.0, 5.0)), 1e-12)
+        assertEquals(1.0, Steadiness.senSlope(listOf(1.0, 2.0, 30.0, 4.0, 5.0)), 1e-12)
+    }
+
+    @Test
+    fun `warmup is steady only when the last windows agree and do not drift`() {
+        val climbing = listOf(8_000.0, 20_000.0, 35_000.0, 45_000.0, 50_000.0, 52_000.0, 53_000.0, 54_000.0)
+        assertFalse(Steadiness.warmedUp(climbing), "still climbing ~2 %/window")
+        val level = listOf(54_100.0, 53_900.0, 54_050.0, 54_000.0, 53_950.0)
+        assertFalse(Steadiness.warmedUp(climbing + level), "the 5 windows before still climbed")
+        assertTrue(Steadiness.warmedUp(climbing + level + level))
+        assertFalse(Steadiness.warmedUp(List(9) { 54_000.0 }), "fewer than 10 windows")
+        // Tomcat suspendFun at limit 1000 (measured): under 1 % a window, with noise; 5 windows alone looked steady.
+        val creep = listOf(3_400.0, 3_480.0, 3_420.0, 3_560.0, 3_520.0, 3_690.0, 3_513.0, 3_690.0, 3_748.0, 3_705.0)
+        assertTrue(Steadiness.cv(creep.takeLast(5)) < Steadiness.TOLERANCE)
+        assertFalse(Steadiness.warmedUp(creep))
+        // A slow climb under the CV limit still fails on its drift: +1.2 % a window.
+        val slow = (0 until 10).map { 50_000.0 * (1 + 0.012 * it) }
+        assertTrue(Steadiness.cv(slow.takeLast(5)) < Steadiness.TOLERANCE)
+        assertFalse(Steadiness.warmedUp(slow))
+        // Bursty windows (±8 %) pass only with the tolerance widened for them.
+        val bursty = listOf(640.0, 590.0, 690.0, 640.0, 600.0, 610.0, 680.0, 650.0, 590.0, 660.0)
+        assertFalse(Steadiness.warmedUp(bursty))
+        assertTrue(Steadiness.warmedUp(bursty, tolerance = 0.1))
+    }
+
+    @Test
+    fun `measured iterations that trend or scatter are not steady`() {
+        assertNull(Steadiness.notSteady(listOf(54_000.0, 54_300.0, 53_800.0, 54_100.0, 54_050.0)))
+        val trend = assertNotNull(Steadiness.notSteady(listOf(9_965.0, 19_549.0, 35_000.0, 40_000.0, 42_000.0)))
+        assertTrue(trend.contains("interval") || trend.contains("trend"), trend)
+        // Monotone but narrow enough for the interval: the trend test catches it (+6 % first to last).
+        val creeping = listOf(50_000.0, 50_700.0, 51_400.0, 52_100.0, 52_800.0, 53_500.0)
+        assertTrue(assertNotNull(Steadiness.notSteady(creeping)).contains("trend"))
+        // Monotone by chance over a negligible range is not a trend worth a flag.
+        assertNull(Steadiness.notSteady(listOf(50_000.0, 50_010.0, 50_020.0, 50_030.0, 50_040.0)))
+        assertTrue(assertNotNull(Steadiness.notSteady(listOf(50_000.0, 51_000.0))).contains("only 2"))
+        assertTrue(assertNotNull(Steadiness.notSteady(listOf(6_437.0, 2_000.0, 11_000.0))).contains("interval"))
+    }
+}
