@@ -11,9 +11,9 @@ import java.io.File
 import java.time.Instant
 
 /**
- * `-prof flame[:event=cpu|wall|alloc|lock|ctimer|itimer|cpu-clock;interval=N;threads=server|all;dir=profiles;cstack=;overhead]`: async-profiler from its Maven
- * artifact (the native library is inside the jar: nothing to install, no libPath), run inside the fork over the
- * measurement iterations only, writing an HTML flamegraph per fork to
+ * `-prof flame[:event=cpu|wall|…;interval=N;threads=server|all;dir=profiles;cstack=…;overhead]` ([FlameOptions];
+ * `flame:help` lists them): async-profiler from its Maven artifact (the native library is inside the jar: nothing to
+ * install, no libPath), run inside the fork over the measurement iterations only, writing an HTML flamegraph per fork to
  * `profiles/<session>/<Class.method>/<param=value,...>/<event>[-pid<N>].html` with a `.txt` beside it recording the
  * event, the sampling engine, the sample count, the JDK and the parameters. `session` is the launcher's (its start
  * time, passed as `session=`), which then records in the result file which files each run made; without it (JMH run
@@ -25,16 +25,14 @@ import java.time.Instant
  * samples would miss the waiting; `cpu` otherwise.
  *
  * `cpu` samples with async-profiler's ctimer engine on Linux, not with perf_events as async-profiler's own `cpu`
- * would: measured with `overhead` on CpuBenchmark.direct (netty, limit 1000, ~52 000 req/s), perf_events cost
- * 4.0 ± 1.2 % of throughput at the 10 ms interval and still 2.1 % at 100 ms (a tenth of the samples), so the price
- * is mostly perf_events being active on the threads, not the sampling; ctimer cost 0.7 ± 0.8 % with the same
- * user-space stacks (README has the table). What ctimer cannot give is kernel frames: `cpu-clock` asks for
- * perf_events explicitly.
+ * would: measured with `overhead`, perf_events cost several times what ctimer costs, at any interval, so the price is
+ * perf_events being active on the threads, not the sampling (README, "Flamegraphs", has the table). What ctimer cannot
+ * give is kernel frames: `cpu-clock` asks for perf_events explicitly.
  *
  * `overhead`: what profiling costs this benchmark, measured inside one fork. Comparing a profiled fork with a plain one
- * cannot resolve a 2 % cost here: whole forks differ by up to 15 % on this 2-core machine (JIT and host noise), while
- * iterations inside a fork differ by 1–2 %. So the measurement iterations alternate profiled and plain in ABBA blocks
- * of four (P U U P), which cancels a linear drift such as a JIT still improving, and `flame.overhead` is the mean over
+ * cannot resolve a cost of a few percent: whole forks differ far more than iterations inside one fork do (README,
+ * "Flamegraphs"). So the measurement iterations alternate profiled and plain in ABBA blocks of four (P U U P), which
+ * cancels a linear drift such as a JIT still improving, and `flame.overhead` is the mean over
  * blocks of 1 - (P1 + P2) / (U1 + U2), with a 95 % Student-t interval across blocks. What it cannot see is a cost that
  * stays after the first start (the library loaded, JVMTI hooks enabled): that shows only between forks.
  */
