@@ -28,6 +28,16 @@ class FlameOptions(initLine: String) {
     private val sessionSpec = option("session", "Set by the launcher: this session's directory under dir", "name")
     private val helpSpec = parser.accepts("help", "Print these options")
 
+    init {
+        // As `-prof flame:` takes them (name=value), not as jopt-simple's own --name.
+        parser.formatHelpWith { options ->
+            val shown = options.values.distinct().filterNot { it.representsNonOptions() }
+                .map { d -> d.options().first() + (if (d.requiresArgument()) "=<${d.argumentDescription()}>" else "") to d }
+            val width = shown.maxOf { it.first.length } + 2
+            shown.joinToString("\n", postfix = "\n") { (name, d) -> "  " + name.padEnd(width) + d.description() }
+        }
+    }
+
     private val set: OptionSet = try {
         val items = initLine.split(';').map { it.trim() }.filter { it.isNotEmpty() }
         items.map { it.substringBefore('=') }.firstOrNull { it !in parser.recognizedOptions() }?.let {
