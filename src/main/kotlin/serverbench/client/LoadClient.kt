@@ -4,8 +4,6 @@ import io.netty.bootstrap.Bootstrap
 import io.netty.buffer.ByteBuf
 import io.netty.buffer.Unpooled
 import io.netty.channel.Channel
-import io.netty.channel.ChannelHandlerContext
-import io.netty.channel.ChannelInboundHandlerAdapter
 import io.netty.channel.ChannelInitializer
 import io.netty.channel.ChannelOption
 import io.netty.channel.ManualIoEventLoop
@@ -46,7 +44,7 @@ class LoadClient(
     private val address: InetSocketAddress,
     val connections: Int,
     val request: Request,
-    private val settings: ClientSettings = ClientSettings.fromSystemProperties(),
+    internal val settings: ClientSettings = ClientSettings.fromSystemProperties(),
     /** Requests per second on a fixed schedule (open loop); 0 = closed loop. */
     val rate: Double = 0.0,
 ) : AutoCloseable {
@@ -62,8 +60,8 @@ class LoadClient(
     private val loop = ManualIoEventLoop(owner, transport.ioHandlerFactory())
     private val requestBuffer: ByteBuf = request.encode(address.hostString, address.port)
     /** What connections write: Netty releases what it wrote, and this wrapper makes that a no-op for the shared bytes. */
-    private val requestBytes: ByteBuf = Unpooled.unreleasableBuffer(requestBuffer)
-    private val expectedBody: ByteBuf = Unpooled.wrappedBuffer(request.expected)
+    internal val requestBytes: ByteBuf = Unpooled.unreleasableBuffer(requestBuffer)
+    internal val expectedBody: ByteBuf = Unpooled.wrappedBuffer(request.expected)
     private val timeoutNanos = settings.timeout.toNanos()
     private val scanIntervalNanos = (timeoutNanos / 10).coerceIn(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(100))
     private val stallNanos = 2 * timeoutNanos
@@ -95,7 +93,8 @@ class LoadClient(
     private var connecting = 0
 
     private var active = 0
-    private var closing = false
+    internal var closing = false
+        private set
     /** Successful responses already read but not yet returned by [next]. */
     private var pending = 0
     /** Successes [next] returned in this iteration: JMH's operation count. */
@@ -106,14 +105,14 @@ class LoadClient(
     private var lastSuccessAt = System.nanoTime()
     private var nextScanAt = lastSuccessAt + scanIntervalNanos
     /** Requests still allowed to be sent; bounded only for probes. */
-    private var remainingRequests = Long.MAX_VALUE
+    internal var remainingRequests = Long.MAX_VALUE
 
     /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */
     val trialFailures = FailureCounts()
 
     /** Complete responses received since start, whatever they were: what a downstream stub's hit count is checked against. */
     var responses = 0L
-        private set
+        internal set
 
     // Per-iteration figures, reset by beginIteration().
     private val latencyMicros = Histogram(HIGHEST_TRACKABLE_MICROS, 3)
@@ -263,6 +262,42 @@ class LoadClient(
         connecting++
         connect(opened++)
     }
+
+    /** [c] may carry a request: it connected, or its response is complete and the connection stays open. */
+    internal fun ready(c: Connection) {
+        if (openLoop) becameIdle(c) else queueSend(c)
+    }
+
+    internal fun connected(c: Connection) {
+        active++
+        if (active > iterationMaxConnections) iterationMaxConnections = active
+        if (openLoop) {
+            if (connecting > 0) connecting--
+            becameIdle(c)
+        } else {
+            queueSend(c)
+        }
+    }
+
+    internal fun disconnected() {
+        active--
+    }
+
+    /** [c] closed: a new connection takes its slot. */
+    internal fun replace(c: Connection) {
+        if (openLoop) {
+            forgetIdle(c)
+            connecting++
+        }
+        connect(c.slot)
+    }
+
+    /** The server announced it closes the connection after this response. */
+    internal fun reconnecting() {
+        iterationReconnects++
+    }
+
+    internal fun holds(c: Connection): Boolean = slots[c.slot] === c
 
     private fun becameIdle(c: Connection) {
         idle[idleCount++] = c
@@ -428,13 +463,14 @@ class LoadClient(
             if (hints.isEmpty()) "" else " [${hints.joinToString("; ")}]"
     }
 
-    private fun failed(kind: FailureKind, detail: String) {
+    internal fun failed(kind: FailureKind, detail: String) {
         val text = "$request on $address: $detail"
         trialFailures.add(kind, text)
         iterationFailures.add(kind, text)
     }
 
-    private fun succeeded(latencyNanos: Long, uncorrectedNanos: Long) {
+    internal fun succeeded(now: Long, latencyNanos: Long, uncorrectedNanos: Long) {
+        lastSuccessAt = now
         if (discarding) {
             discarded++
             return
@@ -449,7 +485,7 @@ class LoadClient(
      * Open loop: a request that timed out or was dropped (tolerated with maxErrors > 0) enters the corrected histogram
      * at the time it was given up, as wrk2 does, so the tail is not cut by the requests that never completed.
      */
-    private fun recordUnanswered(sinceDueNanos: Long) {
+    internal fun recordUnanswered(sinceDueNanos: Long) {
         if (openLoop && !discarding) latencyMicros.recordValue((sinceDueNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
     }
 
@@ -468,24 +504,19 @@ class LoadClient(
         for (i in 0 until n) {
             val c = sendQueue[i]!!
             sendQueue[i] = null
-            c.send()
+            // Closed (and replaced) while its send was queued: nothing to send on.
+            if (closing || remainingRequests <= 0 || !c.isCurrent()) continue
+            remainingRequests--
+            c.send(0L)
         }
     }
 
     private fun expireTimedOut(now: Long) {
-        for (c in slots) {
-            if (c != null && c.inFlight && now - c.sentAt > timeoutNanos) {
-                c.inFlight = false
-                c.counted = true
-                failed(FailureKind.TIMEOUT, "no complete response within ${settings.timeout.toMillis()} ms (${c.progress()})")
-                recordUnanswered(now - c.intendedAt)
-                c.channel?.close()
-            }
-        }
+        for (c in slots) if (c != null && c.inFlight && now - c.sentAt > timeoutNanos) c.timedOut(now)
     }
 
-    private fun connect(slot: Int) {
-        val connection = Connection(slot)
+    internal fun connect(slot: Int) {
+        val connection = Connection(this, slot)
         slots[slot] = connection
         bootstrap.clone()
             .handler(object : ChannelInitializer<Channel>() {
@@ -501,171 +532,6 @@ class LoadClient(
                     loop.schedule({ if (!closing) connect(slot) }, RECONNECT_DELAY_MILLIS, TimeUnit.MILLISECONDS)
                 }
             }
-    }
-
-    /** One connection: at most one request in flight; a new instance per (re)connect. */
-    private inner class Connection(private val slot: Int) : ChannelInboundHandlerAdapter() {
-        var channel: Channel? = null
-        var sentAt = 0L
-        /** When the request was due: [sentAt] in closed loop; the schedule's time in open loop. */
-        var intendedAt = 0L
-        var inFlight = false
-        /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
-        var counted = false
-        private val parser = ResponseParser(expectedBody)
-        /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
-        private val requestView = requestBytes.duplicate().also { it.readerIndex(it.writerIndex()) }
-        /** Requests sent on this connection, and bytes received for the current one: for timeout messages only. */
-        private var sent = 0L
-        private var received = 0L
-        private val openedAt = System.nanoTime()
-        /** Unparsed bytes of a response head or chunk line split across reads; null on the usual path. */
-        private var cumulation: ByteBuf? = null
-
-        /** What a timed-out request got, to tell a server that never answered from one that stopped mid-response. */
-        fun progress(): String {
-            val age = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - openedAt)
-            val got = if (received == 0L) "nothing received" else "$received bytes received, status ${parser.status}"
-            return "$got; request $sent on a connection open for $age s"
-        }
-
-        override fun channelActive(ctx: ChannelHandlerContext) {
-            channel = ctx.channel()
-            active++
-            if (active > iterationMaxConnections) iterationMaxConnections = active
-            if (openLoop) {
-                if (connecting > 0) connecting--
-                becameIdle(this)
-            } else {
-                queueSend(this)
-            }
-        }
-
-        /** Open, not replaced, nothing in flight: may carry the next request. */
-        fun isUsable(): Boolean = !inFlight && slots[slot] === this && channel?.isActive == true
-
-        /** Closed loop: the next request, due now. */
-        fun send() {
-            val ch = channel!!
-            // Closed (and replaced) while its send was queued: nothing to send on.
-            if (closing || remainingRequests <= 0 || !ch.isActive || slots[slot] !== this) return
-            remainingRequests--
-            send(0L)
-        }
-
-        /** Sends the request; [due] is its scheduled time in open loop (0 in closed loop: due when sent). */
-        fun send(due: Long) {
-            val ch = channel!!
-            sent++
-            received = 0
-            parser.reset()
-            counted = false
-            inFlight = true
-            sentAt = System.nanoTime()
-            intendedAt = if (due == 0L) sentAt else due
-            // The previous request was fully written before its response arrived, so the view can be rewound;
-            // a view still holding unwritten bytes would be queued in the channel, so it gets a fresh one.
-            val bytes = if (requestView.isReadable) requestBytes.duplicate() else requestView.readerIndex(0)
-            ch.writeAndFlush(bytes, ch.voidPromise())
-        }
-
-        override fun channelRead(ctx: ChannelHandlerContext, msg: Any) {
-            val read = msg as ByteBuf
-            received += read.readableBytes()
-            try {
-                if (!inFlight) {
-                    // Nothing was asked on this connection: after a response we gave up on, the channel is already
-                    // closing; otherwise the server sent bytes nobody requested.
-                    if (!counted && ctx.channel().isActive) {
-                        failed(FailureKind.INVALID_BODY, "${read.readableBytes()} unexpected bytes after a complete response")
-                        counted = true
-                        ctx.close()
-                    }
-                    return
-                }
-                val input = cumulation?.writeBytes(read) ?: read
-                when (parser.parse(input)) {
-                    ResponseParser.COMPLETE ->
-                        if (input.isReadable) malformed(ctx, "${input.readableBytes()} bytes after the end of the response")
-                        else complete(ctx)
-                    ResponseParser.MALFORMED -> malformed(ctx, parser.problem)
-                    else -> if (input.isReadable && input === read) {
-                        cumulation = ctx.alloc().heapBuffer(input.readableBytes() * 2).writeBytes(input)
-                    }
-                }
-                cumulation?.let { if (!it.isReadable || !inFlight) dropCumulation() else it.discardReadBytes() }
-            } finally {
-                read.release()
-            }
-        }
-
-        private fun dropCumulation() {
-            cumulation?.release()
-            cumulation = null
-        }
-
-        private fun complete(ctx: ChannelHandlerContext) {
-            val now = System.nanoTime()
-            inFlight = false
-            responses++
-            val status = parser.status
-            when {
-                status !in 200..299 ->
-                    failed(FailureKind.NON_2XX, "HTTP $status${parser.sample?.let { " \"${oneLine(it)}\"" } ?: ""}")
-                !parser.bodyMatches || parser.bodyLength != expectedBody.readableBytes().toLong() ->
-                    failed(FailureKind.INVALID_BODY, "body \"${oneLine(parser.sample ?: "")}\" (${parser.bodyLength} bytes), " +
-                        "expected \"${oneLine(request.expectedBody)}\"")
-                else -> {
-                    succeeded(now - intendedAt, now - sentAt)
-                    lastSuccessAt = now
-                }
-            }
-            if (parser.keepAlive) {
-                if (openLoop) becameIdle(this) else queueSend(this)
-            } else {
-                // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
-                iterationReconnects++
-                ctx.close()
-            }
-        }
-
-        private fun malformed(ctx: ChannelHandlerContext, why: String?) {
-            if (inFlight && !counted) {
-                counted = true
-                inFlight = false
-                failed(FailureKind.INVALID_BODY, "malformed HTTP response: $why")
-            }
-            ctx.close()
-        }
-
-        override fun channelInactive(ctx: ChannelHandlerContext) {
-            active--
-            dropCumulation()
-            if (closing) return
-            if (inFlight && !counted && parser.endOfInput() == ResponseParser.COMPLETE) {
-                complete(ctx)
-            }
-            if (inFlight && !counted) {
-                counted = true
-                val ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt)
-                failed(FailureKind.CLOSED, "connection closed by the server before the response was complete ($ms ms after the request)")
-            }
-            inFlight = false
-            if (openLoop) {
-                forgetIdle(this)
-                connecting++
-            }
-            connect(slot)
-        }
-
-        override fun exceptionCaught(ctx: ChannelHandlerContext, cause: Throwable) {
-            if (inFlight && !counted) {
-                counted = true
-                inFlight = false
-                failed(FailureKind.IO_ERROR, cause.toString())
-            }
-            ctx.close()
-        }
     }
 
     companion object {
@@ -686,9 +552,5 @@ class LoadClient(
         /** "100" for 100.0, "2.5" for 2.5: a rate as the user typed it. */
         fun rateText(rate: Double): String = if (rate == Math.floor(rate)) rate.toLong().toString() else rate.toString()
 
-        private fun oneLine(s: String): String {
-            val flat = s.replace(Regex("\\s+"), " ").trim()
-            return if (flat.length > ResponseParser.SAMPLE_BYTES) flat.take(ResponseParser.SAMPLE_BYTES) + "…" else flat
-        }
     }
 }
