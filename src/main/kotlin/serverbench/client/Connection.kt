@@ -121,7 +121,7 @@ internal class Connection(private val client: LoadClient, val slot: Int) : Chann
             client.ready(this)
         } else {
             // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
-            client.reconnecting()
+            client.stats.reconnects++
             ctx.close()
         }
     }
@@ -141,7 +141,7 @@ internal class Connection(private val client: LoadClient, val slot: Int) : Chann
         counted = true
         val ms = client.settings.timeout.toMillis()
         client.failed(FailureKind.TIMEOUT, "no complete response within $ms ms (${progress()})")
-        client.recordUnanswered(now - intendedAt)
+        client.stats.unanswered(now - intendedAt)
         channel?.close()
     }
 

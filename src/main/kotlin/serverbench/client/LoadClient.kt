@@ -7,8 +7,6 @@ import io.netty.channel.Channel
 import io.netty.channel.ChannelInitializer
 import io.netty.channel.ChannelOption
 import io.netty.channel.ManualIoEventLoop
-import org.HdrHistogram.Histogram
-import java.lang.management.ManagementFactory
 import java.net.InetSocketAddress
 import java.util.concurrent.TimeUnit
 
@@ -74,7 +72,6 @@ class LoadClient(
     /** Connections whose next request waits for the end of the current batch of events (see [flushSends]). */
     private val sendQueue = arrayOfNulls<Connection>(connections)
     private var queuedSends = 0
-    private val threadMx = ManagementFactory.getThreadMXBean()
 
     val openLoop: Boolean = rate > 0
     // Open loop: request k is due at scheduleStart + k * intervalNanos; `scheduled` is the first one not yet sent.
@@ -114,23 +111,8 @@ class LoadClient(
     var responses = 0L
         internal set
 
-    // Per-iteration figures, reset by beginIteration().
-    private val latencyMicros = Histogram(HIGHEST_TRACKABLE_MICROS, 3)
-    /** Open loop only: latency from the actual send (the corrected one, from the intended send, is [latencyMicros]). */
-    private val uncorrectedMicros = Histogram(HIGHEST_TRACKABLE_MICROS, 3)
-    private var iterationLate = 0L
-    private var iterationDropped = 0L
-    private var iterationCapReached = false
-    private var iterationMaxConnections = 0
-    private val iterationFailures = FailureCounts()
-    private var iterationSuccesses = 0L
-    private var iterationReconnects = 0L
-    /** Responses read by [beginIteration] that arrived while nobody was reading; see there. */
-    private var discarding = false
-    private var discarded = 0L
-    private var iterationDiscarded = 0L
-    private var iterationCpuStart = 0L
-    private var iterationWallStart = 0L
+    /** What the current iteration measured. */
+    internal val stats = IterationStats(rate, connections)
 
     /**
      * Closed loop: opens every connection and sends the first request on each; returns when all are connected.
@@ -232,16 +214,16 @@ class LoadClient(
             if (due - now > 0) return
             if (now - due > timeoutNanos) {
                 scheduled++
-                iterationDropped++
+                stats.dropped++
                 failed(FailureKind.DROPPED, "not sent within ${settings.timeout.toMillis()} ms of its scheduled time: all " +
                     "$connections connections were busy (the server is slower than -p rate=${rateText(rate)}; raise -p concurrency or lower the rate)")
-                recordUnanswered(now - due)
+                stats.unanswered(now - due)
                 continue
             }
             if (idleCount == 0) {
                 val waiting = ((now - scheduleStart) / intervalNanos).toLong() + 1 - scheduled
                 while (opened < connections && connecting < waiting) openAnother()
-                if (opened >= connections) iterationCapReached = true
+                if (opened >= connections) stats.capReached = true
                 return
             }
             val c = idle[--idleCount]!!
@@ -249,7 +231,7 @@ class LoadClient(
             if (!c.isUsable()) continue
             remainingRequests--
             scheduled++
-            if (now - due > LATE_NANOS) iterationLate++
+            if (now - due > LATE_NANOS) stats.late++
             c.send(due)
             // Keep one spare connection ready while under the cap, so a request is not late by a connect (~0.3 ms
             // here, and a connect handshake queued behind the server's work when it is busy), as wrk2 pre-opens its.
@@ -270,7 +252,7 @@ class LoadClient(
 
     internal fun connected(c: Connection) {
         active++
-        if (active > iterationMaxConnections) iterationMaxConnections = active
+        stats.connectionsOpen(active)
         if (openLoop) {
             if (connecting > 0) connecting--
             becameIdle(c)
@@ -290,11 +272,6 @@ class LoadClient(
             connecting++
         }
         connect(c.slot)
-    }
-
-    /** The server announced it closes the connection after this response. */
-    internal fun reconnecting() {
-        iterationReconnects++
     }
 
     internal fun holds(c: Connection): Boolean = slots[c.slot] === c
@@ -344,29 +321,17 @@ class LoadClient(
      */
     fun beginIteration(window: java.time.Duration? = null) {
         checkOwner()
-        // Reset first: a failure read while discarding happened in no earlier iteration's count, so it is this one's.
-        iterationFailures.reset()
-        latencyMicros.reset()
-        uncorrectedMicros.reset()
-        discarding = true
+        stats.startDiscarding()
         try {
             loop.runNow()
         } finally {
-            discarding = false
+            stats.stopDiscarding()
         }
         pending = 0
         returned = 0
         windowNanos = window?.toNanos() ?: 0L
         windowEnd = 0L
         flushSends()
-        iterationSuccesses = 0
-        iterationReconnects = 0
-        iterationLate = 0
-        iterationDropped = 0
-        iterationCapReached = false
-        iterationMaxConnections = active
-        iterationDiscarded = discarded
-        discarded = 0
         val now = System.nanoTime()
         if (openLoop) {
             // Nothing was sent while JMH was between iterations: the schedule resumes where it stopped, shifted by the
@@ -379,9 +344,8 @@ class LoadClient(
             }
         }
         scheduledAtStart = scheduled
-        iterationWallStart = System.nanoTime()
-        iterationCpuStart = threadMx.currentThreadCpuTime
-        lastSuccessAt = iterationWallStart
+        stats.begin(active)
+        lastSuccessAt = stats.wallStart
     }
 
     fun endIteration(): ClientReport {
@@ -393,39 +357,8 @@ class LoadClient(
             dispatchDue(now)
             pausedAt = now
         }
-        // Requests sent before this iteration and still unanswered far beyond what the answered ones took: a closed
-        // loop's figures leave them out, so a server that starves some connections would look better than it is.
-        val p99Nanos = if (latencyMicros.totalCount > 0) latencyMicros.getValueAtPercentile(99.0) * 1000 else 0L
-        val stuckAfter = maxOf(now - iterationWallStart, 3 * p99Nanos)
-        var unanswered = 0
-        var oldest = 0L
-        for (c in slots) {
-            if (c == null || !c.inFlight) continue
-            val age = now - c.intendedAt
-            if (c.intendedAt - iterationWallStart < 0 && age > stuckAfter) {
-                unanswered++
-                oldest = maxOf(oldest, age)
-            }
-        }
-        return ClientReport(
-            latencyMicros = latencyMicros.copy(),
-            unanswered = unanswered,
-            oldestUnansweredNanos = oldest,
-            uncorrectedLatencyMicros = if (openLoop) uncorrectedMicros.copy() else null,
-            rate = rate,
-            connections = connections,
-            maxConnections = maxOf(iterationMaxConnections, active),
-            late = iterationLate,
-            dropped = iterationDropped,
-            scheduled = scheduled - scheduledAtStart,
-            capReached = iterationCapReached,
-            successes = if (windowNanos != 0L) returned else iterationSuccesses,
-            failures = iterationFailures.copy(),
-            reconnects = iterationReconnects,
-            clientCpuNanos = threadMx.currentThreadCpuTime - iterationCpuStart,
-            wallNanos = System.nanoTime() - iterationWallStart,
-            discardedAtStart = iterationDiscarded,
-        )
+        val successes = if (windowNanos != 0L) returned else stats.successes
+        return stats.report(now, slots, active, successes, scheduled = scheduled - scheduledAtStart)
     }
 
     override fun close() {
@@ -466,27 +399,12 @@ class LoadClient(
     internal fun failed(kind: FailureKind, detail: String) {
         val text = "$request on $address: $detail"
         trialFailures.add(kind, text)
-        iterationFailures.add(kind, text)
+        stats.failures.add(kind, text)
     }
 
     internal fun succeeded(now: Long, latencyNanos: Long, uncorrectedNanos: Long) {
         lastSuccessAt = now
-        if (discarding) {
-            discarded++
-            return
-        }
-        latencyMicros.recordValue((latencyNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
-        if (openLoop) uncorrectedMicros.recordValue((uncorrectedNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
-        iterationSuccesses++
-        pending++
-    }
-
-    /**
-     * Open loop: a request that timed out or was dropped (tolerated with maxErrors > 0) enters the corrected histogram
-     * at the time it was given up, as wrk2 does, so the tail is not cut by the requests that never completed.
-     */
-    internal fun recordUnanswered(sinceDueNanos: Long) {
-        if (openLoop && !discarding) latencyMicros.recordValue((sinceDueNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
+        if (stats.succeeded(latencyNanos, uncorrectedNanos)) pending++
     }
 
     private fun queueSend(c: Connection) {
