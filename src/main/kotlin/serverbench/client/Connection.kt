@@ -11,7 +11,11 @@ import java.util.concurrent.TimeUnit
  * (re)connect. It writes the client's shared request bytes, parses the response with [ResponseParser], and tells the
  * client how each request ended: a success with its times, or a failure by kind saying what was received.
  */
-internal class Connection(private val client: LoadClient, val slot: Int) : ChannelInboundHandlerAdapter() {
+internal class Connection(
+    private val client: LoadClient,
+    private val slots: ConnectionSlots,
+    val slot: Int,
+) : ChannelInboundHandlerAdapter() {
     var channel: Channel? = null
         private set
     /** When the request in flight was written. */
@@ -43,11 +47,11 @@ internal class Connection(private val client: LoadClient, val slot: Int) : Chann
 
     override fun channelActive(ctx: ChannelHandlerContext) {
         channel = ctx.channel()
-        client.connected(this)
+        slots.connected(this)
     }
 
     /** Still the connection of its slot (not closed and replaced) and open. */
-    fun isCurrent(): Boolean = client.holds(this) && channel?.isActive == true
+    fun isCurrent(): Boolean = slots.holds(this) && channel?.isActive == true
 
     /** Open, not replaced, nothing in flight: may carry the next request. */
     fun isUsable(): Boolean = !inFlight && isCurrent()
@@ -77,7 +81,7 @@ internal class Connection(private val client: LoadClient, val slot: Int) : Chann
                 // closing; otherwise the server sent bytes nobody requested.
                 if (!counted && ctx.channel().isActive) {
                     val n = read.readableBytes()
-                    client.failed(FailureKind.INVALID_BODY, "$n unexpected bytes after a complete response")
+                    client.failures.add(FailureKind.INVALID_BODY, "$n unexpected bytes after a complete response")
                     counted = true
                     ctx.close()
                 }
@@ -110,15 +114,17 @@ internal class Connection(private val client: LoadClient, val slot: Int) : Chann
         client.responses++
         val status = parser.status
         when {
-            status !in 200..299 ->
-                client.failed(FailureKind.NON_2XX, "HTTP $status${parser.sample?.let { " \"${oneLine(it)}\"" } ?: ""}")
+            status !in 200..299 -> {
+                val sample = parser.sample?.let { " \"${oneLine(it)}\"" } ?: ""
+                client.failures.add(FailureKind.NON_2XX, "HTTP $status$sample")
+            }
             !parser.bodyMatches || parser.bodyLength != client.expectedBody.readableBytes().toLong() ->
-                client.failed(FailureKind.INVALID_BODY, "body \"${oneLine(parser.sample ?: "")}\" " +
+                client.failures.add(FailureKind.INVALID_BODY, "body \"${oneLine(parser.sample ?: "")}\" " +
                     "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"")
             else -> client.succeeded(now, now - intendedAt, now - sentAt)
         }
         if (parser.keepAlive) {
-            client.ready(this)
+            client.pacing.ready(this)
         } else {
             // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
             client.stats.reconnects++
@@ -130,7 +136,7 @@ internal class Connection(private val client: LoadClient, val slot: Int) : Chann
         if (inFlight && !counted) {
             counted = true
             inFlight = false
-            client.failed(FailureKind.INVALID_BODY, "malformed HTTP response: $why")
+            client.failures.add(FailureKind.INVALID_BODY, "malformed HTTP response: $why")
         }
         ctx.close()
     }
@@ -140,13 +146,13 @@ internal class Connection(private val client: LoadClient, val slot: Int) : Chann
         inFlight = false
         counted = true
         val ms = client.settings.timeout.toMillis()
-        client.failed(FailureKind.TIMEOUT, "no complete response within $ms ms (${progress()})")
+        client.failures.add(FailureKind.TIMEOUT, "no complete response within $ms ms (${progress()})")
         client.stats.unanswered(now - intendedAt)
         channel?.close()
     }
 
     override fun channelInactive(ctx: ChannelHandlerContext) {
-        client.disconnected()
+        slots.disconnected()
         dropCumulation()
         if (client.closing) return
         if (inFlight && !counted && parser.endOfInput() == ResponseParser.COMPLETE) {
@@ -155,18 +161,18 @@ internal class Connection(private val client: LoadClient, val slot: Int) : Chann
         if (inFlight && !counted) {
             counted = true
             val ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt)
-            client.failed(FailureKind.CLOSED,
+            client.failures.add(FailureKind.CLOSED,
                 "connection closed by the server before the response was complete ($ms ms after the request)")
         }
         inFlight = false
-        client.replace(this)
+        slots.replace(this)
     }
 
     override fun exceptionCaught(ctx: ChannelHandlerContext, cause: Throwable) {
         if (inFlight && !counted) {
             counted = true
             inFlight = false
-            client.failed(FailureKind.IO_ERROR, cause.toString())
+            client.failures.add(FailureKind.IO_ERROR, cause.toString())
         }
         ctx.close()
     }
