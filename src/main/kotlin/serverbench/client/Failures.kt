@@ -55,3 +55,41 @@ class FailureCounts {
     fun summary(): String =
         FailureKind.entries.filter { this[it] > 0 }.joinToString(", ") { "${this[it]} ${it.label}" }
 }
+
+/**
+ * A client's failure accounting: a failed request counts in the trial (warmup included), where failures beyond
+ * [ClientSettings.maxErrors] fail the benchmark, and in the current [iteration].
+ */
+internal class Failures(
+    /** Which request to which server, to prefix each description with. */
+    private val what: String,
+    private val settings: ClientSettings,
+    private val iteration: FailureCounts,
+) {
+    val trial = FailureCounts()
+
+    /** One failed request; [detail] says what was received or what went wrong. */
+    fun add(kind: FailureKind, detail: String) {
+        val text = "$what: $detail"
+        trial.add(kind, text)
+        iteration.add(kind, text)
+    }
+
+    fun failIfOverLimit() {
+        if (trial.total > settings.maxErrors) throw LoadFailure(overLimitMessage())
+    }
+
+    /** How many failed, by kind, the first failure, and which setting would let the benchmark through. */
+    private fun overLimitMessage(): String {
+        val tolerance = if (settings.maxErrors == 0L) "" else " (tolerated: ${settings.maxErrors})"
+        val n = trial.total
+        val hints = listOfNotNull(
+            // A server that answers, only slower than the timeout (e.g. a Netty event loop blocked by each request).
+            "if the server is just slow: -D${ClientSettings.TIMEOUT_PROPERTY}=N (now ${settings.timeout.toMillis()})"
+                .takeIf { trial[FailureKind.TIMEOUT] > 0 },
+            "to tolerate failures: -D${ClientSettings.MAX_ERRORS_PROPERTY}=N".takeIf { settings.maxErrors == 0L },
+        )
+        return "$n failed request${if (n == 1L) "" else "s"}$tolerance: ${trial.summary()}; first: ${trial.first}" +
+            if (hints.isEmpty()) "" else " [${hints.joinToString("; ")}]"
+    }
+}

@@ -1,29 +1,16 @@
 package serverbench.client
 
-import io.netty.bootstrap.Bootstrap
 import io.netty.buffer.ByteBuf
 import io.netty.buffer.Unpooled
-import io.netty.channel.Channel
-import io.netty.channel.ChannelHandlerContext
-import io.netty.channel.ChannelInboundHandlerAdapter
-import io.netty.channel.ChannelInitializer
-import io.netty.channel.ChannelOption
 import io.netty.channel.ManualIoEventLoop
-import org.HdrHistogram.Histogram
-import java.lang.management.ManagementFactory
 import java.net.InetSocketAddress
 import java.util.concurrent.TimeUnit
 
 /**
- * An HTTP/1.1 load generator with two loop models:
- * - **closed loop** ([rate] 0, like `wrk -c N`): exactly [connections] keep-alive connections, each with one request in
- *   flight; a connection sends its next request the moment the previous response is complete.
- * - **open loop** ([rate] > 0, like `wrk2 -R`): requests are due on a fixed schedule, one every 1/[rate] s, whatever
- *   the responses do; each goes out on an idle connection, a new one is opened while fewer than [connections] exist,
- *   and when all [connections] are busy the request waits for one and is counted *late* (never skipped). Latency is
- *   recorded twice: from the request's intended send time (corrected for coordinated omission: a server stall delays
- *   every request due during it, and they all show it) and from its actual send (uncorrected, what a closed-loop
- *   client reports). A request still unsent a whole timeout after it was due is *dropped*: counted as a failure.
+ * An HTTP/1.1 load generator with two loop models, which differ only in when requests go out: closed loop ([rate] 0,
+ * like `wrk -c N`: [connections] connections, each sending its next request when its response is complete; see
+ * [ClosedLoop]) and open loop ([rate] > 0, like `wrk2 -R`: requests due on a fixed schedule, on up to [connections]
+ * connections; see [OpenLoop]).
  *
  * Why it is built this way:
  * - **Driven by the caller's thread.** The Netty event loop is a [ManualIoEventLoop] owned by the thread that
@@ -31,14 +18,20 @@ import java.util.concurrent.TimeUnit
  *   successful, validated response, so JMH's own operation count *is* the count of successful requests, and there is
  *   no hand-off between an I/O thread and the benchmark thread (a park/unpark per request would cost more CPU than
  *   the request itself). The client never runs on the server's threads.
- * - **Cheap per request.** Requests are encoded once; the hot path writes a view of the same bytes, parses
- *   the response head with [ResponseParser] (no objects per response), compares the body bytes, and records one latency value.
- * - **Every request is measured.** Latency runs from the write of the request to the last byte of the response and
- *   goes into an HdrHistogram (µs, 3 significant digits): every response, none sampled. This is closed-loop
- *   latency: when the server stalls, this client stops sending, so it shows the stall only in the requests that
- *   were in flight (see README, "closed loop").
- * - **Every failure is counted by kind** ([FailureKind]); when the trial's count exceeds [ClientSettings.maxErrors],
+ * - **Cheap per request.** Requests are encoded once; the hot path writes a view of the same bytes, parses the
+ *   response with [ResponseParser] (no objects per response), compares the body bytes, and records its latency.
+ * - **Every request is measured**, into HdrHistograms, none sampled ([IterationStats]). Latency ends at the last byte
+ *   of the response. Closed loop: it starts at the write of the request, so a server stall, during which this client
+ *   stops sending, shows only in the requests in flight. Open loop: it starts at the request's scheduled send,
+ *   corrected for coordinated omission (every request due during a stall shows it), and the latency from the actual
+ *   send is kept beside it. See the README, "Open loop (`-p rate`) and coordinated omission".
+ * - **Every failure is counted by kind** ([Failures]); when the trial's count exceeds [ClientSettings.maxErrors],
  *   [next] throws [LoadFailure] and JMH fails the benchmark.
+ *
+ * This class is the event loop and its API: the measurement window, timeouts and stalls. The rest is in
+ * [ConnectionSlots] (opening and replacing connections), [Connection] (one of them and its request), [Pacing] (when
+ * requests go out), [IterationStats] (what an iteration measured) and [Failures] (what failed, and when that fails the
+ * benchmark).
  *
  * Not thread-safe: create, [start], [next], [beginIteration], [endIteration] and [close] from one thread.
  */
@@ -46,7 +39,7 @@ class LoadClient(
     private val address: InetSocketAddress,
     val connections: Int,
     val request: Request,
-    private val settings: ClientSettings = ClientSettings.fromSystemProperties(),
+    internal val settings: ClientSettings = ClientSettings.fromSystemProperties(),
     /** Requests per second on a fixed schedule (open loop); 0 = closed loop. */
     val rate: Double = 0.0,
 ) : AutoCloseable {
@@ -61,77 +54,41 @@ class LoadClient(
     val transport: Transport = Transport.current
     private val loop = ManualIoEventLoop(owner, transport.ioHandlerFactory())
     private val requestBuffer: ByteBuf = request.encode(address.hostString, address.port)
-    /** What connections write: Netty releases what it wrote, and this wrapper makes that a no-op for the shared bytes. */
-    private val requestBytes: ByteBuf = Unpooled.unreleasableBuffer(requestBuffer)
-    private val expectedBody: ByteBuf = Unpooled.wrappedBuffer(request.expected)
+    /** What connections write: Netty releases what it wrote; this wrapper makes that a no-op for the shared bytes. */
+    internal val requestBytes: ByteBuf = Unpooled.unreleasableBuffer(requestBuffer)
+    internal val expectedBody: ByteBuf = Unpooled.wrappedBuffer(request.expected)
     private val timeoutNanos = settings.timeout.toNanos()
-    private val scanIntervalNanos = (timeoutNanos / 10).coerceIn(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(100))
+    private val scanIntervalNanos =
+        (timeoutNanos / 10).coerceIn(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(100))
     private val stallNanos = 2 * timeoutNanos
-    private val bootstrap = Bootstrap()
-        .group(loop)
-        .channel(transport.channelClass)
-        .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, settings.connectTimeout.toMillis().toInt())
-    private val slots = arrayOfNulls<Connection>(connections)
-    /** Connections whose next request waits for the end of the current batch of events (see [flushSends]). */
-    private val sendQueue = arrayOfNulls<Connection>(connections)
-    private var queuedSends = 0
-    private val threadMx = ManagementFactory.getThreadMXBean()
-
     val openLoop: Boolean = rate > 0
-    // Open loop: request k is due at scheduleStart + k * intervalNanos; `scheduled` is the first one not yet sent.
-    private val intervalNanos = if (openLoop) 1e9 / rate else 0.0
-    private var scheduleStart = 0L
-    private var scheduled = 0L
-    /** [scheduled] when the iteration began. */
-    private var scheduledAtStart = 0L
-    private var scheduleRunning = false
-    private var pausedAt = 0L
-    /** Open loop: connections with nothing in flight, ready for the next due request. */
-    private val idle = arrayOfNulls<Connection>(connections)
-    private var idleCount = 0
-    /** Open loop: slots in use (connections are opened on demand, up to [connections]) and those still connecting. */
-    private var opened = 0
-    private var connecting = 0
 
-    private var active = 0
-    private var closing = false
+    internal val stats = IterationStats(rate, connections)
+    internal val failures = Failures("$request on $address", settings, stats.failures)
+    /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */
+    val trialFailures: FailureCounts = failures.trial
+    internal val slots =
+        ConnectionSlots(this, connections, loop, transport, address, settings.connectTimeout.toMillis().toInt())
+    internal val pacing: Pacing =
+        if (openLoop) OpenLoop(this, stats, connections, rate) else ClosedLoop(this, connections)
+
+    internal var closing = false
+        private set
+    /** Requests still allowed to be sent; bounded only for probes and by [drain]. */
+    internal var remainingRequests = Long.MAX_VALUE
     /** Successful responses already read but not yet returned by [next]. */
     private var pending = 0
     /** Successes [next] returned in this iteration: JMH's operation count. */
     private var returned = 0L
-    /** The measurement window's length (0: none, [next] returns every success at once) and its end, set by the first call. */
+    /** The measurement window's length (0: none, [next] returns each success at once), and its end (see [next]). */
     private var windowNanos = 0L
     private var windowEnd = 0L
     private var lastSuccessAt = System.nanoTime()
     private var nextScanAt = lastSuccessAt + scanIntervalNanos
-    /** Requests still allowed to be sent; bounded only for probes. */
-    private var remainingRequests = Long.MAX_VALUE
 
-    /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */
-    val trialFailures = FailureCounts()
-
-    /** Complete responses received since start, whatever they were: what a downstream stub's hit count is checked against. */
+    /** Complete responses since start, whatever they were: what a downstream stub's hit count is checked against. */
     var responses = 0L
-        private set
-
-    // Per-iteration figures, reset by beginIteration().
-    private val latencyMicros = Histogram(HIGHEST_TRACKABLE_MICROS, 3)
-    /** Open loop only: latency from the actual send (the corrected one, from the intended send, is [latencyMicros]). */
-    private val uncorrectedMicros = Histogram(HIGHEST_TRACKABLE_MICROS, 3)
-    private var iterationLate = 0L
-    private var iterationDropped = 0L
-    private var iterationCapReached = false
-    private var iterationMaxConnections = 0
-    private val iterationFailures = FailureCounts()
-    private var iterationSuccesses = 0L
-    private var iterationReconnects = 0L
-    /** Responses read by [beginIteration] that arrived while nobody was reading; see there. */
-    private var discarding = false
-    private var discarded = 0L
-    private var iterationDiscarded = 0L
-    private var iterationCpuStart = 0L
-    private var iterationWallStart = 0L
+        internal set
 
     /**
      * Closed loop: opens every connection and sends the first request on each; returns when all are connected.
@@ -140,16 +97,15 @@ class LoadClient(
      */
     fun start() {
         checkOwner()
-        val initial = if (openLoop) 1 else connections
-        for (slot in 0 until initial) connect(slot)
-        opened = initial
+        val initial = pacing.openInitial()
         val deadline = System.nanoTime() + settings.connectTimeout.toNanos() + SECOND_NANOS
-        while (active < initial) {
-            failIfOverLimit()
+        while (slots.active < initial) {
+            failures.failIfOverLimit()
             if (System.nanoTime() - deadline > 0) {
-                throw LoadFailure("only $active of $connections connections to $address opened within ${settings.connectTimeout.seconds} s")
+                throw LoadFailure("only ${slots.active} of $connections connections to $address opened within " +
+                    "${settings.connectTimeout.seconds} s")
             }
-            flushSends()
+            pacing.sendReady()
             loop.run(scanIntervalNanos)
         }
         lastSuccessAt = System.nanoTime()
@@ -181,7 +137,7 @@ class LoadClient(
         checkOwner()
         if (windowNanos != 0L && windowEnd == 0L) windowEnd = System.nanoTime() + windowNanos + WINDOW_SLACK_NANOS
         while (true) {
-            failIfOverLimit()
+            failures.failIfOverLimit()
             val now = System.nanoTime()
             val windowOver = windowNanos != 0L && now - windowEnd >= 0
             if (pending > 1 || (pending == 1 && (windowNanos == 0L || windowOver))) {
@@ -194,103 +150,44 @@ class LoadClient(
                 return
             }
             if (now - nextScanAt >= 0) {
-                expireTimedOut(now)
+                slots.expire(now, timeoutNanos)
                 nextScanAt = now + scanIntervalNanos
                 continue
             }
             if (now - lastSuccessAt > stallNanos) {
-                throw LoadFailure("no successful response from $request for ${TimeUnit.NANOSECONDS.toSeconds(now - lastSuccessAt)} s " +
+                val seconds = TimeUnit.NANOSECONDS.toSeconds(now - lastSuccessAt)
+                throw LoadFailure("no successful response from $request for $seconds s " +
                     "(${trialFailures.total} failed requests: ${trialFailures.summary().ifEmpty { "none" }})")
             }
             if (Thread.interrupted()) throw LoadFailure("interrupted while waiting for $request (JMH timeout?)")
-            flushSends()
+            pacing.sendReady()
             var wakeAt = nextScanAt
             if (windowNanos != 0L) {
                 val end = if (windowOver) windowEnd + LATE_CALL_WAIT_NANOS else windowEnd
                 if (end - wakeAt < 0) wakeAt = end
             }
-            if (openLoop) {
-                dispatchDue(now)
-                val due = intendedAt(scheduled)
-                if (due - wakeAt < 0) wakeAt = due
-            }
+            wakeAt = pacing.sendDue(now, wakeAt)
             // run(0) would block until I/O arrives, past the next due send.
             loop.run((wakeAt - now).coerceAtLeast(1))
         }
     }
 
-    private fun intendedAt(k: Long): Long = scheduleStart + (k * intervalNanos).toLong()
-
     /**
-     * Open loop: sends every request that is due, each on an idle connection; opens new connections while requests wait
-     * and fewer than [connections] exist; a request that waits because all [connections] are busy is sent when one
-     * frees up, and counted late.
-     */
-    private fun dispatchDue(now: Long) {
-        if (!scheduleRunning) return
-        while (remainingRequests > 0 && !closing) {
-            val due = intendedAt(scheduled)
-            if (due - now > 0) return
-            if (now - due > timeoutNanos) {
-                scheduled++
-                iterationDropped++
-                failed(FailureKind.DROPPED, "not sent within ${settings.timeout.toMillis()} ms of its scheduled time: all " +
-                    "$connections connections were busy (the server is slower than -p rate=${rateText(rate)}; raise -p concurrency or lower the rate)")
-                recordUnanswered(now - due)
-                continue
-            }
-            if (idleCount == 0) {
-                val waiting = ((now - scheduleStart) / intervalNanos).toLong() + 1 - scheduled
-                while (opened < connections && connecting < waiting) openAnother()
-                if (opened >= connections) iterationCapReached = true
-                return
-            }
-            val c = idle[--idleCount]!!
-            idle[idleCount] = null
-            if (!c.isUsable()) continue
-            remainingRequests--
-            scheduled++
-            if (now - due > LATE_NANOS) iterationLate++
-            c.send(due)
-            // Keep one spare connection ready while under the cap, so a request is not late by a connect (~0.3 ms
-            // here, and a connect handshake queued behind the server's work when it is busy), as wrk2 pre-opens its.
-            if (idleCount == 0 && connecting == 0 && opened < connections) openAnother()
-        }
-    }
-
-    /** Open loop: one more connection, in the next unused slot. */
-    private fun openAnother() {
-        connecting++
-        connect(opened++)
-    }
-
-    private fun becameIdle(c: Connection) {
-        idle[idleCount++] = c
-    }
-
-    /** A closed connection leaves the idle stack at once: its replacement takes its place, so the stack never overflows. */
-    private fun forgetIdle(c: Connection) {
-        val i = (0 until idleCount).firstOrNull { idle[it] === c } ?: return
-        System.arraycopy(idle, i + 1, idle, i, idleCount - i - 1)
-        idle[--idleCount] = null
-    }
-
-    /**
-     * Stops sending and waits until every request in flight has its response (at most the client timeout, or [maxWait]),
-     * so that counts kept elsewhere (a downstream stub's hits) can be compared exactly, and so that stopping the server
-     * does not abort requests in flight. The client sends nothing afterwards. Returns the requests still in flight
-     * when the wait ended (a server that serves its connections one by one may need longer than the wait).
+     * Stops sending and waits until every request in flight has its response (at most the client timeout, or
+     * [maxWait]), so that counts kept elsewhere (a downstream stub's hits) can be compared exactly, and so that
+     * stopping the server does not abort requests in flight. The client sends nothing afterwards. Returns the requests
+     * still in flight when the wait ended (a server that serves its connections one by one may need longer).
      */
     fun drain(maxWait: java.time.Duration = settings.timeout): Int {
         checkOwner()
         remainingRequests = 0
         val deadline = System.nanoTime() + minOf(timeoutNanos, maxWait.toNanos())
-        while (slots.any { it?.inFlight == true } && System.nanoTime() - deadline < 0) {
-            failIfOverLimit()
+        while (slots.inFlight() > 0 && System.nanoTime() - deadline < 0) {
+            failures.failIfOverLimit()
             loop.run(scanIntervalNanos)
         }
-        failIfOverLimit()
-        return slots.count { it?.inFlight == true }
+        failures.failIfOverLimit()
+        return slots.inFlight()
     }
 
     /** One validated request on one connection, for checking an endpoint before load starts. */
@@ -309,94 +206,36 @@ class LoadClient(
      */
     fun beginIteration(window: java.time.Duration? = null) {
         checkOwner()
-        // Reset first: a failure read while discarding happened in no earlier iteration's count, so it is this one's.
-        iterationFailures.reset()
-        latencyMicros.reset()
-        uncorrectedMicros.reset()
-        discarding = true
+        stats.startDiscarding()
         try {
             loop.runNow()
         } finally {
-            discarding = false
+            stats.stopDiscarding()
         }
         pending = 0
         returned = 0
         windowNanos = window?.toNanos() ?: 0L
         windowEnd = 0L
-        flushSends()
-        iterationSuccesses = 0
-        iterationReconnects = 0
-        iterationLate = 0
-        iterationDropped = 0
-        iterationCapReached = false
-        iterationMaxConnections = active
-        iterationDiscarded = discarded
-        discarded = 0
-        val now = System.nanoTime()
-        if (openLoop) {
-            // Nothing was sent while JMH was between iterations: the schedule resumes where it stopped, shifted by the
-            // pause, so the pause is never counted as lateness and a real backlog is kept.
-            if (scheduleRunning) scheduleStart += now - pausedAt
-            else {
-                scheduleStart = now
-                scheduled = 0
-                scheduleRunning = true
-            }
-        }
-        scheduledAtStart = scheduled
-        iterationWallStart = System.nanoTime()
-        iterationCpuStart = threadMx.currentThreadCpuTime
-        lastSuccessAt = iterationWallStart
+        pacing.sendReady()
+        pacing.beginIteration(System.nanoTime())
+        stats.begin(slots.active)
+        lastSuccessAt = stats.wallStart
     }
 
     fun endIteration(): ClientReport {
         checkOwner()
         // JMH stops calling next() now; requests queued by the last batch go out, so the server stays loaded.
-        flushSends()
+        pacing.sendReady()
         val now = System.nanoTime()
-        if (openLoop) {
-            dispatchDue(now)
-            pausedAt = now
-        }
-        // Requests sent before this iteration and still unanswered far beyond what the answered ones took: a closed
-        // loop's figures leave them out, so a server that starves some connections would look better than it is.
-        val p99Nanos = if (latencyMicros.totalCount > 0) latencyMicros.getValueAtPercentile(99.0) * 1000 else 0L
-        val stuckAfter = maxOf(now - iterationWallStart, 3 * p99Nanos)
-        var unanswered = 0
-        var oldest = 0L
-        for (c in slots) {
-            if (c == null || !c.inFlight) continue
-            val age = now - c.intendedAt
-            if (c.intendedAt - iterationWallStart < 0 && age > stuckAfter) {
-                unanswered++
-                oldest = maxOf(oldest, age)
-            }
-        }
-        return ClientReport(
-            latencyMicros = latencyMicros.copy(),
-            unanswered = unanswered,
-            oldestUnansweredNanos = oldest,
-            uncorrectedLatencyMicros = if (openLoop) uncorrectedMicros.copy() else null,
-            rate = rate,
-            connections = connections,
-            maxConnections = maxOf(iterationMaxConnections, active),
-            late = iterationLate,
-            dropped = iterationDropped,
-            scheduled = scheduled - scheduledAtStart,
-            capReached = iterationCapReached,
-            successes = if (windowNanos != 0L) returned else iterationSuccesses,
-            failures = iterationFailures.copy(),
-            reconnects = iterationReconnects,
-            clientCpuNanos = threadMx.currentThreadCpuTime - iterationCpuStart,
-            wallNanos = System.nanoTime() - iterationWallStart,
-            discardedAtStart = iterationDiscarded,
-        )
+        pacing.endIteration(now)
+        val successes = if (windowNanos != 0L) returned else stats.successes
+        return stats.report(now, slots.all, slots.active, successes, pacing.scheduledInIteration)
     }
 
     override fun close() {
         if (closing) return
         closing = true
-        for (c in slots) c?.channel?.close()
+        slots.closeAll()
         loop.shutdownGracefully(0, 0, TimeUnit.SECONDS)
         if (Thread.currentThread() === owner) {
             val deadline = System.nanoTime() + 5 * SECOND_NANOS
@@ -405,266 +244,16 @@ class LoadClient(
         }
     }
 
+    /** A [Connection]'s success, read at [now]. */
+    internal fun succeeded(now: Long, latencyNanos: Long, uncorrectedNanos: Long) {
+        lastSuccessAt = now
+        if (stats.succeeded(latencyNanos, uncorrectedNanos)) pending++
+    }
+
     private fun checkOwner() {
-        check(Thread.currentThread() === owner) {
-            "the load client is driven by the thread that created it (${owner.name}), not ${Thread.currentThread().name}"
-        }
-    }
-
-    private fun failIfOverLimit() {
-        if (trialFailures.total > settings.maxErrors) throw LoadFailure(failureMessage())
-    }
-
-    private fun failureMessage(): String {
-        val tolerance = if (settings.maxErrors == 0L) "" else " (tolerated: ${settings.maxErrors})"
-        val n = trialFailures.total
-        val hints = listOfNotNull(
-            // A server that answers, only slower than the timeout (e.g. a Netty event loop blocked by each request).
-            "if the server is just slow: -D${ClientSettings.TIMEOUT_PROPERTY}=N (now ${settings.timeout.toMillis()})"
-                .takeIf { trialFailures[FailureKind.TIMEOUT] > 0 },
-            "to tolerate failures: -D${ClientSettings.MAX_ERRORS_PROPERTY}=N".takeIf { settings.maxErrors == 0L },
-        )
-        return "$n failed request${if (n == 1L) "" else "s"}$tolerance: ${trialFailures.summary()}; first: ${trialFailures.first}" +
-            if (hints.isEmpty()) "" else " [${hints.joinToString("; ")}]"
-    }
-
-    private fun failed(kind: FailureKind, detail: String) {
-        val text = "$request on $address: $detail"
-        trialFailures.add(kind, text)
-        iterationFailures.add(kind, text)
-    }
-
-    private fun succeeded(latencyNanos: Long, uncorrectedNanos: Long) {
-        if (discarding) {
-            discarded++
-            return
-        }
-        latencyMicros.recordValue((latencyNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
-        if (openLoop) uncorrectedMicros.recordValue((uncorrectedNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
-        iterationSuccesses++
-        pending++
-    }
-
-    /**
-     * Open loop: a request that timed out or was dropped (tolerated with maxErrors > 0) enters the corrected histogram
-     * at the time it was given up, as wrk2 does, so the tail is not cut by the requests that never completed.
-     */
-    private fun recordUnanswered(sinceDueNanos: Long) {
-        if (openLoop && !discarding) latencyMicros.recordValue((sinceDueNanos / 1000).coerceIn(1, HIGHEST_TRACKABLE_MICROS))
-    }
-
-    private fun queueSend(c: Connection) {
-        sendQueue[queuedSends++] = c
-    }
-
-    /**
-     * Sends the requests of every connection that completed a response in the last batch of events, back to back,
-     * right before the loop waits again. Sending inside the read handler instead wakes a server thread per request;
-     * sent together, a woken server event loop finds several requests ready. Each send is still timed on its own.
-     */
-    private fun flushSends() {
-        val n = queuedSends
-        queuedSends = 0
-        for (i in 0 until n) {
-            val c = sendQueue[i]!!
-            sendQueue[i] = null
-            c.send()
-        }
-    }
-
-    private fun expireTimedOut(now: Long) {
-        for (c in slots) {
-            if (c != null && c.inFlight && now - c.sentAt > timeoutNanos) {
-                c.inFlight = false
-                c.counted = true
-                failed(FailureKind.TIMEOUT, "no complete response within ${settings.timeout.toMillis()} ms (${c.progress()})")
-                recordUnanswered(now - c.intendedAt)
-                c.channel?.close()
-            }
-        }
-    }
-
-    private fun connect(slot: Int) {
-        val connection = Connection(slot)
-        slots[slot] = connection
-        bootstrap.clone()
-            .handler(object : ChannelInitializer<Channel>() {
-                override fun initChannel(ch: Channel) {
-                    ch.pipeline().addLast(connection)
-                }
-            })
-            .connect(address)
-            .addListener { f ->
-                if (!f.isSuccess && !closing) {
-                    failed(FailureKind.IO_ERROR, "connect failed: ${f.cause()}")
-                    // Retry later, not at once: a dead server would otherwise turn this into a busy loop.
-                    loop.schedule({ if (!closing) connect(slot) }, RECONNECT_DELAY_MILLIS, TimeUnit.MILLISECONDS)
-                }
-            }
-    }
-
-    /** One connection: at most one request in flight; a new instance per (re)connect. */
-    private inner class Connection(private val slot: Int) : ChannelInboundHandlerAdapter() {
-        var channel: Channel? = null
-        var sentAt = 0L
-        /** When the request was due: [sentAt] in closed loop; the schedule's time in open loop. */
-        var intendedAt = 0L
-        var inFlight = false
-        /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
-        var counted = false
-        private val parser = ResponseParser(expectedBody)
-        /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
-        private val requestView = requestBytes.duplicate().also { it.readerIndex(it.writerIndex()) }
-        /** Requests sent on this connection, and bytes received for the current one: for timeout messages only. */
-        private var sent = 0L
-        private var received = 0L
-        private val openedAt = System.nanoTime()
-        /** Unparsed bytes of a response head or chunk line split across reads; null on the usual path. */
-        private var cumulation: ByteBuf? = null
-
-        /** What a timed-out request got, to tell a server that never answered from one that stopped mid-response. */
-        fun progress(): String {
-            val age = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - openedAt)
-            val got = if (received == 0L) "nothing received" else "$received bytes received, status ${parser.status}"
-            return "$got; request $sent on a connection open for $age s"
-        }
-
-        override fun channelActive(ctx: ChannelHandlerContext) {
-            channel = ctx.channel()
-            active++
-            if (active > iterationMaxConnections) iterationMaxConnections = active
-            if (openLoop) {
-                if (connecting > 0) connecting--
-                becameIdle(this)
-            } else {
-                queueSend(this)
-            }
-        }
-
-        /** Open, not replaced, nothing in flight: may carry the next request. */
-        fun isUsable(): Boolean = !inFlight && slots[slot] === this && channel?.isActive == true
-
-        /** Closed loop: the next request, due now. */
-        fun send() {
-            val ch = channel!!
-            // Closed (and replaced) while its send was queued: nothing to send on.
-            if (closing || remainingRequests <= 0 || !ch.isActive || slots[slot] !== this) return
-            remainingRequests--
-            send(0L)
-        }
-
-        /** Sends the request; [due] is its scheduled time in open loop (0 in closed loop: due when sent). */
-        fun send(due: Long) {
-            val ch = channel!!
-            sent++
-            received = 0
-            parser.reset()
-            counted = false
-            inFlight = true
-            sentAt = System.nanoTime()
-            intendedAt = if (due == 0L) sentAt else due
-            // The previous request was fully written before its response arrived, so the view can be rewound;
-            // a view still holding unwritten bytes would be queued in the channel, so it gets a fresh one.
-            val bytes = if (requestView.isReadable) requestBytes.duplicate() else requestView.readerIndex(0)
-            ch.writeAndFlush(bytes, ch.voidPromise())
-        }
-
-        override fun channelRead(ctx: ChannelHandlerContext, msg: Any) {
-            val read = msg as ByteBuf
-            received += read.readableBytes()
-            try {
-                if (!inFlight) {
-                    // Nothing was asked on this connection: after a response we gave up on, the channel is already
-                    // closing; otherwise the server sent bytes nobody requested.
-                    if (!counted && ctx.channel().isActive) {
-                        failed(FailureKind.INVALID_BODY, "${read.readableBytes()} unexpected bytes after a complete response")
-                        counted = true
-                        ctx.close()
-                    }
-                    return
-                }
-                val input = cumulation?.writeBytes(read) ?: read
-                when (parser.parse(input)) {
-                    ResponseParser.COMPLETE ->
-                        if (input.isReadable) malformed(ctx, "${input.readableBytes()} bytes after the end of the response")
-                        else complete(ctx)
-                    ResponseParser.MALFORMED -> malformed(ctx, parser.problem)
-                    else -> if (input.isReadable && input === read) {
-                        cumulation = ctx.alloc().heapBuffer(input.readableBytes() * 2).writeBytes(input)
-                    }
-                }
-                cumulation?.let { if (!it.isReadable || !inFlight) dropCumulation() else it.discardReadBytes() }
-            } finally {
-                read.release()
-            }
-        }
-
-        private fun dropCumulation() {
-            cumulation?.release()
-            cumulation = null
-        }
-
-        private fun complete(ctx: ChannelHandlerContext) {
-            val now = System.nanoTime()
-            inFlight = false
-            responses++
-            val status = parser.status
-            when {
-                status !in 200..299 ->
-                    failed(FailureKind.NON_2XX, "HTTP $status${parser.sample?.let { " \"${oneLine(it)}\"" } ?: ""}")
-                !parser.bodyMatches || parser.bodyLength != expectedBody.readableBytes().toLong() ->
-                    failed(FailureKind.INVALID_BODY, "body \"${oneLine(parser.sample ?: "")}\" (${parser.bodyLength} bytes), " +
-                        "expected \"${oneLine(request.expectedBody)}\"")
-                else -> {
-                    succeeded(now - intendedAt, now - sentAt)
-                    lastSuccessAt = now
-                }
-            }
-            if (parser.keepAlive) {
-                if (openLoop) becameIdle(this) else queueSend(this)
-            } else {
-                // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
-                iterationReconnects++
-                ctx.close()
-            }
-        }
-
-        private fun malformed(ctx: ChannelHandlerContext, why: String?) {
-            if (inFlight && !counted) {
-                counted = true
-                inFlight = false
-                failed(FailureKind.INVALID_BODY, "malformed HTTP response: $why")
-            }
-            ctx.close()
-        }
-
-        override fun channelInactive(ctx: ChannelHandlerContext) {
-            active--
-            dropCumulation()
-            if (closing) return
-            if (inFlight && !counted && parser.endOfInput() == ResponseParser.COMPLETE) {
-                complete(ctx)
-            }
-            if (inFlight && !counted) {
-                counted = true
-                val ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt)
-                failed(FailureKind.CLOSED, "connection closed by the server before the response was complete ($ms ms after the request)")
-            }
-            inFlight = false
-            if (openLoop) {
-                forgetIdle(this)
-                connecting++
-            }
-            connect(slot)
-        }
-
-        override fun exceptionCaught(ctx: ChannelHandlerContext, cause: Throwable) {
-            if (inFlight && !counted) {
-                counted = true
-                inFlight = false
-                failed(FailureKind.IO_ERROR, cause.toString())
-            }
-            ctx.close()
+        val thread = Thread.currentThread()
+        check(thread === owner) {
+            "the load client is driven by the thread that created it (${owner.name}), not ${thread.name}"
         }
     }
 
@@ -672,7 +261,6 @@ class LoadClient(
         /** One hour: far beyond any timeout, so no recorded value is ever clamped. */
         val HIGHEST_TRACKABLE_MICROS: Long = TimeUnit.HOURS.toMicros(1)
         private const val SECOND_NANOS = 1_000_000_000L
-        private const val RECONNECT_DELAY_MILLIS = 10L
         /** Open loop: a request sent more than this after its scheduled time counts as late. */
         val LATE_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(1)
         /**
@@ -685,47 +273,5 @@ class LoadClient(
 
         /** "100" for 100.0, "2.5" for 2.5: a rate as the user typed it. */
         fun rateText(rate: Double): String = if (rate == Math.floor(rate)) rate.toLong().toString() else rate.toString()
-
-        private fun oneLine(s: String): String {
-            val flat = s.replace(Regex("\\s+"), " ").trim()
-            return if (flat.length > ResponseParser.SAMPLE_BYTES) flat.take(ResponseParser.SAMPLE_BYTES) + "…" else flat
-        }
     }
-}
-
-/** What the client measured in one iteration. */
-class ClientReport(
-    /** Closed loop: from the send. Open loop: from the intended send (corrected for coordinated omission). */
-    val latencyMicros: Histogram,
-    val successes: Long,
-    val failures: FailureCounts,
-    val reconnects: Long,
-    val clientCpuNanos: Long,
-    val wallNanos: Long,
-    /** Responses that arrived between iterations, read at the start of this one and not counted (see beginIteration). */
-    val discardedAtStart: Long = 0,
-    /** Open loop only: latency from the actual send. */
-    val uncorrectedLatencyMicros: Histogram? = null,
-    /** Requests per second scheduled (open loop), 0 in closed loop. */
-    val rate: Double = 0.0,
-    /** Connections: the count (closed loop) or the cap (open loop). */
-    val connections: Int = 0,
-    /** Most connections open at once in the iteration. */
-    val maxConnections: Int = 0,
-    /** Open loop: requests sent more than 1 ms after their scheduled time. */
-    val late: Long = 0,
-    /** Open loop: requests never sent because no connection was free within the timeout (also counted as failures). */
-    val dropped: Long = 0,
-    /** Open loop: requests whose scheduled time came in the iteration and that went out (or were dropped). */
-    val scheduled: Long = 0,
-    /** Open loop: a due request found all [connections] busy at least once. */
-    val capReached: Boolean = false,
-    /**
-     * Requests sent before the iteration, still unanswered at its end, and older than both the iteration and 3 × its
-     * p99: starved, not just slow. Their wait is in no latency figure.
-     */
-    val unanswered: Int = 0,
-    val oldestUnansweredNanos: Long = 0,
-) {
-    val openLoop: Boolean get() = rate > 0
 }

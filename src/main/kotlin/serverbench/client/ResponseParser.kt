@@ -2,6 +2,17 @@ package serverbench.client
 
 import io.netty.buffer.ByteBuf
 import io.netty.buffer.ByteBufUtil
+import serverbench.client.HttpBytes.SP
+import serverbench.client.HttpBytes.chunkSize
+import serverbench.client.HttpBytes.contains
+import serverbench.client.HttpBytes.digits
+import serverbench.client.HttpBytes.headerIs
+import serverbench.client.HttpBytes.isBlank
+import serverbench.client.HttpBytes.lineEnd
+import serverbench.client.HttpBytes.startsWith
+import serverbench.client.HttpBytes.text
+import serverbench.client.HttpBytes.trimEnd
+import serverbench.client.HttpBytes.valueStart
 import java.nio.charset.StandardCharsets
 
 /**
@@ -14,7 +25,8 @@ import java.nio.charset.StandardCharsets
  * c=64 on this machine (one sitting): see the commit that introduced this class.
  *
  * Supports Content-Length bodies, chunked bodies (with trailers), bodies delimited by connection close, responses
- * without a body (101, 204, 304), and skips interim 1xx responses. Allocation-free unless a response head or chunk line is split across reads.
+ * without a body (101, 204, 304), and skips interim 1xx responses. Allocation-free unless a response head or chunk
+ * line is split across reads. The byte scanning it builds on is in [HttpBytes].
  */
 internal class ResponseParser(private val expected: ByteBuf) {
 
@@ -117,7 +129,8 @@ internal class ResponseParser(private val expected: ByteBuf) {
             lineStart = next
         }
         if (end < 0) {
-            return if (buf.readableBytes() > MAX_HEAD_BYTES) malformed("response head longer than $MAX_HEAD_BYTES bytes") else NEED_MORE
+            val tooLong = buf.readableBytes() > MAX_HEAD_BYTES
+            return if (tooLong) malformed("response head longer than $MAX_HEAD_BYTES bytes") else NEED_MORE
         }
         val statusLineEnd = lineEnd(buf, start)!!
         if (statusLineEnd - start < 14 || !startsWith(buf, start, HTTP_1) || buf.getByte(start + 8) != SP) {
@@ -134,7 +147,8 @@ internal class ResponseParser(private val expected: ByteBuf) {
             val lineEnd = lineEnd(buf, lineStart)!!
             when {
                 headerIs(buf, lineStart, lineEnd, CONTENT_LENGTH) -> {
-                    contentLength = digits(buf, valueStart(buf, lineStart + CONTENT_LENGTH.size + 1, lineEnd), trimEnd(buf, lineEnd))
+                    val value = valueStart(buf, lineStart + CONTENT_LENGTH.size + 1, lineEnd)
+                    contentLength = digits(buf, value, trimEnd(buf, lineEnd))
                     if (contentLength < 0) return malformed("bad Content-Length")
                 }
                 headerIs(buf, lineStart, lineEnd, TRANSFER_ENCODING) ->
@@ -178,8 +192,12 @@ internal class ResponseParser(private val expected: ByteBuf) {
         if (!bodyMatches || status !in 200..299) {
             // Failure path only: the body as received, across reads, up to SAMPLE_BYTES (the bytes before a mismatch
             // matched the expected body, so they are taken from it).
-            val before = sample ?: if (matchedSoFar && bodyLength > 0) text(expected, expected.readerIndex(), expected.readerIndex() + bodyLength.toInt()) else ""
-            if (before.length < SAMPLE_BYTES) sample = before + text(buf, at, at + minOf(n, SAMPLE_BYTES - before.length))
+            val from = expected.readerIndex()
+            val before = sample
+                ?: if (matchedSoFar && bodyLength > 0) text(expected, from, from + bodyLength.toInt()) else ""
+            if (before.length < SAMPLE_BYTES) {
+                sample = before + text(buf, at, at + minOf(n, SAMPLE_BYTES - before.length))
+            }
         }
         bodyLength += n
         remaining -= n
@@ -211,8 +229,6 @@ internal class ResponseParser(private val expected: ByteBuf) {
 
         const val MAX_HEAD_BYTES = 64 * 1024
         const val SAMPLE_BYTES = 80
-        private const val SP = ' '.code.toByte()
-        private const val LF = '\n'.code.toByte()
         private val HTTP_1 = "HTTP/1.".ascii()
         private val CONTENT_LENGTH = "content-length".ascii()
         private val TRANSFER_ENCODING = "transfer-encoding".ascii()
@@ -222,83 +238,5 @@ internal class ResponseParser(private val expected: ByteBuf) {
         private val KEEP_ALIVE = "keep-alive".ascii()
 
         private fun String.ascii() = toByteArray(StandardCharsets.US_ASCII)
-
-        /** Index just after the next LF at or after [from], or null if there is none yet. */
-        private fun lineEnd(buf: ByteBuf, from: Int): Int? {
-            val lf = buf.indexOf(from, buf.writerIndex(), LF)
-            return if (lf < 0) null else lf + 1
-        }
-
-        private fun isBlank(buf: ByteBuf, start: Int, end: Int) =
-            end - start == 1 || (end - start == 2 && buf.getByte(start) == '\r'.code.toByte())
-
-        private fun startsWith(buf: ByteBuf, at: Int, prefix: ByteArray): Boolean {
-            for (i in prefix.indices) if (buf.getByte(at + i) != prefix[i]) return false
-            return true
-        }
-
-        /** True if the line is the header [name] (case-insensitive) followed by ':'. */
-        private fun headerIs(buf: ByteBuf, start: Int, end: Int, name: ByteArray): Boolean {
-            if (end - start <= name.size || buf.getByte(start + name.size) != ':'.code.toByte()) return false
-            for (i in name.indices) if (lower(buf.getByte(start + i)) != name[i]) return false
-            return true
-        }
-
-        private fun contains(buf: ByteBuf, from: Int, to: Int, word: ByteArray): Boolean {
-            var i = from
-            while (i + word.size <= to) {
-                var j = 0
-                while (j < word.size && lower(buf.getByte(i + j)) == word[j]) j++
-                if (j == word.size) return true
-                i++
-            }
-            return false
-        }
-
-        private fun lower(b: Byte): Byte = if (b in 'A'.code.toByte()..'Z'.code.toByte()) (b + 32).toByte() else b
-
-        private fun valueStart(buf: ByteBuf, from: Int, to: Int): Int {
-            var i = from
-            while (i < to && (buf.getByte(i) == SP || buf.getByte(i) == '\t'.code.toByte())) i++
-            return i
-        }
-
-        private fun trimEnd(buf: ByteBuf, lineEnd: Int): Int {
-            var i = lineEnd
-            while (i > 0 && buf.getByte(i - 1).let { it == LF || it == '\r'.code.toByte() || it == SP || it == '\t'.code.toByte() }) i--
-            return i
-        }
-
-        /** A non-negative decimal number in [from, to), or -1. */
-        private fun digits(buf: ByteBuf, from: Int, to: Int): Long {
-            if (from >= to || to - from > 18) return -1
-            var v = 0L
-            for (i in from until to) {
-                val d = buf.getByte(i) - '0'.code.toByte()
-                if (d !in 0..9) return -1
-                v = v * 10 + d
-            }
-            return v
-        }
-
-        /** The hex size at the start of a chunk line (extensions after ';' ignored), or null. */
-        private fun chunkSize(buf: ByteBuf, from: Int, to: Int): Long? {
-            var v = 0L
-            var n = 0
-            for (i in from until to) {
-                val c = buf.getByte(i).toInt()
-                val d = when (c) {
-                    in '0'.code..'9'.code -> c - '0'.code
-                    in 'a'.code..'f'.code -> c - 'a'.code + 10
-                    in 'A'.code..'F'.code -> c - 'A'.code + 10
-                    else -> break
-                }
-                if (++n > 15) return null
-                v = v * 16 + d
-            }
-            return if (n == 0) null else v
-        }
-
-        private fun text(buf: ByteBuf, from: Int, to: Int) = buf.toString(from, to - from, StandardCharsets.UTF_8)
     }
 }

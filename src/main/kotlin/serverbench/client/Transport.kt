@@ -12,8 +12,9 @@ import io.netty.channel.socket.nio.NioServerSocketChannel
 import io.netty.channel.socket.nio.NioSocketChannel
 
 /**
- * The socket transport of the load client (and of the downstream stub): Linux epoll when Netty's native library loads (fewer syscalls and no
- * selector garbage, which matters because client CPU is taken from the 2 cores the server also needs), else NIO.
+ * The socket transport of the load client (and of the downstream stub): Linux epoll when Netty's native library loads
+ * (fewer syscalls and no selector garbage, which matters because client CPU is taken from the cores the server also
+ * needs), else NIO.
  */
 class Transport private constructor(
     val name: String,
@@ -24,9 +25,15 @@ class Transport private constructor(
     companion object {
         val current: Transport by lazy {
             if (Epoll.isAvailable()) {
-                Transport("epoll", { EpollIoHandler.newFactory() }, EpollSocketChannel::class.java, EpollServerSocketChannel::class.java)
+                Transport(
+                    "epoll", { EpollIoHandler.newFactory() },
+                    EpollSocketChannel::class.java, EpollServerSocketChannel::class.java,
+                )
             } else {
-                Transport("nio", { NioIoHandler.newFactory() }, NioSocketChannel::class.java, NioServerSocketChannel::class.java)
+                Transport(
+                    "nio", { NioIoHandler.newFactory() },
+                    NioSocketChannel::class.java, NioServerSocketChannel::class.java,
+                )
             }
         }
     }

@@ -1,0 +1,186 @@
+package serverbench.client
+
+import io.netty.buffer.ByteBuf
+import io.netty.channel.Channel
+import io.netty.channel.ChannelHandlerContext
+import io.netty.channel.ChannelInboundHandlerAdapter
+import java.util.concurrent.TimeUnit
+
+/**
+ * One connection of a [LoadClient], in one of its slots: at most one request in flight; a new instance per
+ * (re)connect. It writes the client's shared request bytes, parses the response with [ResponseParser], and tells the
+ * client how each request ended: a success with its times, or a failure by kind saying what was received.
+ */
+internal class Connection(
+    private val client: LoadClient,
+    private val slots: ConnectionSlots,
+    val slot: Int,
+) : ChannelInboundHandlerAdapter() {
+    var channel: Channel? = null
+        private set
+    /** When the request in flight was written. */
+    var sentAt = 0L
+        private set
+    /** When the request was due: [sentAt] in closed loop; the schedule's time in open loop. */
+    var intendedAt = 0L
+        private set
+    var inFlight = false
+        private set
+    /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
+    private var counted = false
+    private val parser = ResponseParser(client.expectedBody)
+    /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
+    private val requestView = client.requestBytes.duplicate().also { it.readerIndex(it.writerIndex()) }
+    /** Requests sent on this connection, and bytes received for the current one: for timeout messages only. */
+    private var sent = 0L
+    private var received = 0L
+    private val openedAt = System.nanoTime()
+    /** Unparsed bytes of a response head or chunk line split across reads; null on the usual path. */
+    private var cumulation: ByteBuf? = null
+
+    /** What a timed-out request got, to tell a server that never answered from one that stopped mid-response. */
+    private fun progress(): String {
+        val age = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - openedAt)
+        val got = if (received == 0L) "nothing received" else "$received bytes received, status ${parser.status}"
+        return "$got; request $sent on a connection open for $age s"
+    }
+
+    override fun channelActive(ctx: ChannelHandlerContext) {
+        channel = ctx.channel()
+        slots.connected(this)
+    }
+
+    /** Still the connection of its slot (not closed and replaced) and open. */
+    fun isCurrent(): Boolean = slots.holds(this) && channel?.isActive == true
+
+    /** Open, not replaced, nothing in flight: may carry the next request. */
+    fun isUsable(): Boolean = !inFlight && isCurrent()
+
+    /** Sends the request; [due] is its scheduled time in open loop (0 in closed loop: due when sent). */
+    fun send(due: Long) {
+        val ch = channel!!
+        sent++
+        received = 0
+        parser.reset()
+        counted = false
+        inFlight = true
+        sentAt = System.nanoTime()
+        intendedAt = if (due == 0L) sentAt else due
+        // The previous request was fully written before its response arrived, so the view can be rewound;
+        // a view still holding unwritten bytes would be queued in the channel, so it gets a fresh one.
+        val bytes = if (requestView.isReadable) client.requestBytes.duplicate() else requestView.readerIndex(0)
+        ch.writeAndFlush(bytes, ch.voidPromise())
+    }
+
+    override fun channelRead(ctx: ChannelHandlerContext, msg: Any) {
+        val read = msg as ByteBuf
+        received += read.readableBytes()
+        try {
+            if (!inFlight) {
+                // Nothing was asked on this connection: after a response we gave up on, the channel is already
+                // closing; otherwise the server sent bytes nobody requested.
+                if (!counted && ctx.channel().isActive) {
+                    val n = read.readableBytes()
+                    client.failures.add(FailureKind.INVALID_BODY, "$n unexpected bytes after a complete response")
+                    counted = true
+                    ctx.close()
+                }
+                return
+            }
+            val input = cumulation?.writeBytes(read) ?: read
+            when (parser.parse(input)) {
+                ResponseParser.COMPLETE ->
+                    if (input.isReadable) malformed(ctx, "${input.readableBytes()} bytes after the end of the response")
+                    else complete(ctx)
+                ResponseParser.MALFORMED -> malformed(ctx, parser.problem)
+                else -> if (input.isReadable && input === read) {
+                    cumulation = ctx.alloc().heapBuffer(input.readableBytes() * 2).writeBytes(input)
+                }
+            }
+            cumulation?.let { if (!it.isReadable || !inFlight) dropCumulation() else it.discardReadBytes() }
+        } finally {
+            read.release()
+        }
+    }
+
+    private fun dropCumulation() {
+        cumulation?.release()
+        cumulation = null
+    }
+
+    private fun complete(ctx: ChannelHandlerContext) {
+        val now = System.nanoTime()
+        inFlight = false
+        client.responses++
+        val status = parser.status
+        when {
+            status !in 200..299 -> {
+                val sample = parser.sample?.let { " \"${oneLine(it)}\"" } ?: ""
+                client.failures.add(FailureKind.NON_2XX, "HTTP $status$sample")
+            }
+            !parser.bodyMatches || parser.bodyLength != client.expectedBody.readableBytes().toLong() ->
+                client.failures.add(FailureKind.INVALID_BODY, "body \"${oneLine(parser.sample ?: "")}\" " +
+                    "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"")
+            else -> client.succeeded(now, now - intendedAt, now - sentAt)
+        }
+        if (parser.keepAlive) {
+            client.pacing.ready(this)
+        } else {
+            // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
+            client.stats.reconnects++
+            ctx.close()
+        }
+    }
+
+    private fun malformed(ctx: ChannelHandlerContext, why: String?) {
+        if (inFlight && !counted) {
+            counted = true
+            inFlight = false
+            client.failures.add(FailureKind.INVALID_BODY, "malformed HTTP response: $why")
+        }
+        ctx.close()
+    }
+
+    /** The request in flight got no complete response within the timeout: a failure, and the connection is replaced. */
+    fun timedOut(now: Long) {
+        inFlight = false
+        counted = true
+        val ms = client.settings.timeout.toMillis()
+        client.failures.add(FailureKind.TIMEOUT, "no complete response within $ms ms (${progress()})")
+        client.stats.unanswered(now - intendedAt)
+        channel?.close()
+    }
+
+    override fun channelInactive(ctx: ChannelHandlerContext) {
+        slots.disconnected()
+        dropCumulation()
+        if (client.closing) return
+        if (inFlight && !counted && parser.endOfInput() == ResponseParser.COMPLETE) {
+            complete(ctx)
+        }
+        if (inFlight && !counted) {
+            counted = true
+            val ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt)
+            client.failures.add(FailureKind.CLOSED,
+                "connection closed by the server before the response was complete ($ms ms after the request)")
+        }
+        inFlight = false
+        slots.replace(this)
+    }
+
+    override fun exceptionCaught(ctx: ChannelHandlerContext, cause: Throwable) {
+        if (inFlight && !counted) {
+            counted = true
+            inFlight = false
+            client.failures.add(FailureKind.IO_ERROR, cause.toString())
+        }
+        ctx.close()
+    }
+}
+
+/** A response's text for a failure message: on one line, at most [ResponseParser.SAMPLE_BYTES] characters. */
+private fun oneLine(s: String): String {
+    val flat = s.replace(Regex("\\s+"), " ").trim()
+    val max = ResponseParser.SAMPLE_BYTES
+    return if (flat.length > max) flat.take(max) + "…" else flat
+}

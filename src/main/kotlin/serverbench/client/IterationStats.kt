@@ -1,0 +1,129 @@
+package serverbench.client
+
+import org.HdrHistogram.Histogram
+import java.lang.management.ManagementFactory
+
+/**
+ * What a [LoadClient] measures in one iteration, kept apart from the transport that produces it (as Hyperfoil keeps
+ * its statistics in a snapshot with reset/add): reset by [LoadClient.beginIteration], added to as requests end (without
+ * allocating), and assembled into a [ClientReport] by [report].
+ */
+internal class IterationStats(private val rate: Double, private val connections: Int) {
+    private val openLoop = rate > 0
+    /** Closed loop: from the send. Open loop: from the intended send (corrected for coordinated omission). */
+    private val latencyMicros = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3)
+    /** Open loop only: latency from the actual send. */
+    private val uncorrectedMicros = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3)
+    val failures = FailureCounts()
+    var successes = 0L
+        private set
+    var reconnects = 0L
+    /** Open loop: requests sent late, requests dropped, and whether a due request found every connection busy. */
+    var late = 0L
+    var dropped = 0L
+    var capReached = false
+    private var maxConnections = 0
+    /** Set while [LoadClient.beginIteration] reads the responses that arrived between iterations; see there. */
+    private var discarding = false
+    private var discarded = 0L
+    private var discardedAtStart = 0L
+    private val threadMx = ManagementFactory.getThreadMXBean()
+    private var cpuStart = 0L
+    var wallStart = 0L
+        private set
+
+    /**
+     * Starts reading what arrived between iterations: the counts are reset first, since a failure read now happened in
+     * no earlier iteration's count, so it is this one's; a success read now is discarded (see [succeeded]).
+     */
+    fun startDiscarding() {
+        failures.reset()
+        latencyMicros.reset()
+        uncorrectedMicros.reset()
+        discarding = true
+    }
+
+    fun stopDiscarding() {
+        discarding = false
+    }
+
+    /** Starts the iteration's counts and clocks, after the discarded responses, with [active] connections open. */
+    fun begin(active: Int) {
+        successes = 0
+        reconnects = 0
+        late = 0
+        dropped = 0
+        capReached = false
+        maxConnections = active
+        discardedAtStart = discarded
+        discarded = 0
+        wallStart = System.nanoTime()
+        cpuStart = threadMx.currentThreadCpuTime
+    }
+
+    /** A success, unless it is read while discarding: returns whether it counts. */
+    fun succeeded(latencyNanos: Long, uncorrectedNanos: Long): Boolean {
+        if (discarding) {
+            discarded++
+            return false
+        }
+        latencyMicros.recordValue(micros(latencyNanos))
+        if (openLoop) uncorrectedMicros.recordValue(micros(uncorrectedNanos))
+        successes++
+        return true
+    }
+
+    /**
+     * Open loop: a request that timed out or was dropped (tolerated with maxErrors > 0) enters the corrected histogram
+     * at the time it was given up, as wrk2 does, so the tail is not cut by the requests that never completed.
+     */
+    fun unanswered(sinceDueNanos: Long) {
+        if (openLoop && !discarding) latencyMicros.recordValue(micros(sinceDueNanos))
+    }
+
+    fun connectionsOpen(active: Int) {
+        if (active > maxConnections) maxConnections = active
+    }
+
+    /**
+     * The iteration's figures at [now]: [slots] are the client's connections, [active] of them open; [successes] is
+     * the count to report (JMH's, within a measurement window) and [scheduled] the requests the schedule sent.
+     */
+    fun report(now: Long, slots: Array<Connection?>, active: Int, successes: Long, scheduled: Long): ClientReport {
+        // Requests sent before this iteration and still unanswered far beyond what the answered ones took: a closed
+        // loop's figures leave them out, so a server that starves some connections would look better than it is.
+        val p99Nanos = if (latencyMicros.totalCount > 0) latencyMicros.getValueAtPercentile(99.0) * 1000 else 0L
+        val stuckAfter = maxOf(now - wallStart, 3 * p99Nanos)
+        var unanswered = 0
+        var oldest = 0L
+        for (c in slots) {
+            if (c == null || !c.inFlight) continue
+            val age = now - c.intendedAt
+            if (c.intendedAt - wallStart < 0 && age > stuckAfter) {
+                unanswered++
+                oldest = maxOf(oldest, age)
+            }
+        }
+        return ClientReport(
+            latencyMicros = latencyMicros.copy(),
+            unanswered = unanswered,
+            oldestUnansweredNanos = oldest,
+            uncorrectedLatencyMicros = if (openLoop) uncorrectedMicros.copy() else null,
+            rate = rate,
+            connections = connections,
+            maxConnections = maxOf(maxConnections, active),
+            late = late,
+            dropped = dropped,
+            scheduled = scheduled,
+            capReached = capReached,
+            successes = successes,
+            failures = failures.copy(),
+            reconnects = reconnects,
+            clientCpuNanos = threadMx.currentThreadCpuTime - cpuStart,
+            wallNanos = System.nanoTime() - wallStart,
+            discardedAtStart = discardedAtStart,
+        )
+    }
+
+    private fun micros(nanos: Long) = (nanos / 1000).coerceIn(1, LoadClient.HIGHEST_TRACKABLE_MICROS)
+}
