@@ -285,9 +285,8 @@ class JarSmokeIT {
         }
         val (listed, list, _) = bench("--list")
         assertEquals(0, listed)
-        for (suite in listOf("quick", "cpu-offload", "cpu-budget", "cpu-cooperative", "blocking-io", "event-loop-vs-thread", "proxy", "cf-vs-sync", "resources")) {
-            assertTrue(list.lines().any { it.startsWith("$suite ") }, "--list lacks $suite:\n$list")
-        }
+        val suites = File("benchmarks").listFiles { f -> f.extension == "suite" }!!.map { it.nameWithoutExtension }.sorted()
+        for (suite in suites) assertTrue(list.lines().any { it.startsWith("$suite ") }, "--list lacks $suite:\n$list")
         // A whole suite, shortened: the estimate first, one line per run, then the findings and the report's tables;
         // results, report and JMH's full log kept.
         val before = File("jmh-results").listFiles()?.toSet() ?: emptySet()
@@ -308,8 +307,23 @@ class JarSmokeIT {
         }
         val (status, _, err) = bench("nosuch")
         assertEquals(2, status)
-        assertEquals("scripts/bench: unknown suite 'nosuch'; suites: quick, cpu-offload, cpu-budget, cpu-cooperative, blocking-io, " +
-            "event-loop-vs-thread, proxy, cf-vs-sync, resources", err.trim())
+        assertEquals("scripts/bench: unknown suite 'nosuch'; suites: ${suites.joinToString(", ")} (or a path to a .suite file)",
+            err.trim())
+        // A user's own suite file, outside benchmarks/, runs the same way and names its results after itself.
+        val mine = File(Files.createTempDirectory("suite").toFile(), "my-question.suite").apply {
+            writeText("description: Noop on netty\nduration: 1 min\nbenchmarks: NoopBenchmark.hello$\n" +
+                "params: -p server=netty\ntiming: -f 1 -i 1 -r 1s\n")
+        }
+        val (own, ownOut, ownErr) = bench(mine.path)
+        val ownFiles = (File("jmh-results").listFiles()?.toSet() ?: emptySet()) - before
+        try {
+            assertEquals(0, own, ownOut + ownErr)
+            assertTrue(ownOut.contains("serverbench: 1 run planned"), ownOut)
+            assertEquals(setOf("json", "md", "log"), ownFiles.filter { it.name.startsWith("my-question-") }.map { it.extension }.toSet(),
+                "$ownFiles")
+        } finally {
+            ownFiles.forEach { it.deleteRecursively() }
+        }
     }
 
     @Test

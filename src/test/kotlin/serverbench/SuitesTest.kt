@@ -1,0 +1,87 @@
+package serverbench
+
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.io.File
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/**
+ * A suite exists once, as a file in `benchmarks/`: `scripts/bench --list` and the README's suite table are checked
+ * against the folder, and a bad suite file is refused in one line before anything starts (no jar needed for that).
+ */
+class SuitesTest {
+    private val keys = setOf("description", "duration", "benchmarks", "params", "properties", "timing")
+
+    /** name -> key -> value, as scripts/bench reads the files (a line starting with a space continues the one above). */
+    private val suites: Map<String, Map<String, String>> = File("benchmarks").listFiles { f -> f.extension == "suite" }!!
+        .sortedBy { it.name }.associate { f ->
+            val fields = LinkedHashMap<String, String>()
+            var last = ""
+            for (line in f.readLines().filterNot { it.isBlank() || it.trimStart().startsWith("#") }) {
+                if (line[0].isWhitespace()) fields[last] += " " + line.trim() else {
+                    last = line.substringBefore(':')
+                    fields[last] = line.substringAfter(':').trim()
+                }
+            }
+            f.nameWithoutExtension to fields
+        }
+
+    private fun bench(vararg args: String): Triple<Int, String, String> {
+        val p = ProcessBuilder(listOf("bash", "scripts/bench") + args).start()
+        val out = p.inputStream.bufferedReader().readText()
+        val err = p.errorStream.bufferedReader().readText()
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "scripts/bench ${args.joinToString(" ")} did not finish")
+        return Triple(p.exitValue(), out, err)
+    }
+
+    @Test
+    fun `every suite file has a description, a duration and a benchmark regex, and only known keys`() {
+        assertTrue(suites.size >= 9, "${suites.keys}")
+        for ((name, fields) in suites) {
+            assertEquals(emptySet(), fields.keys - keys, name)
+            for (key in listOf("description", "duration", "benchmarks")) assertTrue(!fields[key].isNullOrBlank(), "$name: $key")
+        }
+    }
+
+    @Test
+    fun `the README's suite table names every suite file, with its duration, and no other`() {
+        val section = File("README.md").readText().substringAfter("## Experiment suites").substringBefore("\n## ")
+        val rows = Regex("""^\| `([\w-]+)` \|(.*)$""", RegexOption.MULTILINE).findAll(section)
+            .associate { it.groupValues[1] to it.groupValues[2].split('|').map { c -> c.trim() } }
+        assertEquals(suites.keys, rows.keys)
+        // Columns after the name: what it shows, runs, full run (estimate), measured here.
+        for ((name, cells) in rows) assertEquals(suites.getValue(name)["duration"], cells[2], "duration of $name")
+    }
+
+    @Test
+    fun `scripts-bench --list names every suite of the folder`() {
+        val (status, out, _) = bench("--list")
+        assertEquals(0, status)
+        val listed = out.lines().filter { it.isNotEmpty() && !it[0].isWhitespace() }.map { it.substringBefore(' ') }
+        assertEquals(suites.keys.toList(), listed)
+        for ((name, fields) in suites) assertTrue(out.contains("$name ".padEnd(22) + "(${fields["duration"]})"), out)
+        assertTrue(out.lines().all { it.length <= 120 }, out)
+    }
+
+    @Test
+    fun `a bad suite is refused in one line that says what is wrong`(@TempDir dir: File) {
+        val unknownKey = File(dir, "typo.suite").apply { writeText("benchmark: NoopBenchmark\n") }
+        val noRegex = File(dir, "empty.suite").apply { writeText("# nothing\ndescription: no benchmarks\n") }
+        val cases = mapOf(
+            listOf("nosuch") to "scripts/bench: unknown suite 'nosuch'; suites: ${suites.keys.joinToString(", ")} " +
+                "(or a path to a .suite file)",
+            listOf(unknownKey.path) to "scripts/bench: ${unknownKey.path}:1: unknown key 'benchmark'; keys: description, " +
+                "duration, benchmarks, params, properties, timing",
+            listOf(noRegex.path) to "scripts/bench: ${noRegex.path}: no 'benchmarks:' line (the JMH benchmark regex)",
+            listOf(File(dir, "missing.suite").path) to "scripts/bench: no suite file '${File(dir, "missing.suite").path}'",
+        )
+        for ((args, message) in cases) {
+            val (status, out, err) = bench(*args.toTypedArray())
+            assertEquals(2, status, "$args: $err")
+            assertEquals(message, err.trim())
+            assertEquals("", out)
+        }
+    }
+}
