@@ -40,7 +40,10 @@ class PackageGraphTest {
         for (p in listOf("metrics", "profile")) {
             assertTrue(graph.getValue(p).none { it == "app" || it == "benchmarks" }, "$p -> ${graph[p]}")
         }
-        assertEquals(setOf("launcher", "metrics", "profile", "benchmarks", "report", "app", "client", "fixture"), graph.keys)
+        assertEquals(
+            setOf("launcher", "metrics", "profile", "benchmarks", "report", "app", "client", "fixture"),
+            graph.keys,
+        )
     }
 
     @Test
@@ -48,7 +51,8 @@ class PackageGraphTest {
         val layout = File("README.md").readText().substringAfter("## Layout").substringBefore("\n## ")
         val drawn = Regex("""^(\w+)\s*->\s*([\w, ()]+?)(?:\s{2,}.*)?$""", RegexOption.MULTILINE).findAll(layout)
             .associate { m ->
-                m.groupValues[1] to m.groupValues[2].split(',').map { it.trim() }.filter { it != "(none)" }.toSortedSet()
+                m.groupValues[1] to
+                    m.groupValues[2].split(',').map { it.trim() }.filter { it != "(none)" }.toSortedSet()
             }
         assertEquals(graph, drawn)
     }

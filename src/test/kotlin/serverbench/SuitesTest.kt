@@ -14,13 +14,18 @@ import kotlin.test.assertTrue
 class SuitesTest {
     private val keys = setOf("description", "duration", "benchmarks", "params", "properties", "timing")
 
-    /** name -> key -> value, as scripts/bench reads the files (a line starting with a space continues the one above). */
-    private val suites: Map<String, Map<String, String>> = File("benchmarks").listFiles { f -> f.extension == "suite" }!!
+    /** name -> key -> value, as scripts/bench reads the files (a line starting with a space continues the one above).
+     * */
+    private val suites: Map<String, Map<String, String>> = File("benchmarks").listFiles { f ->
+        f.extension == "suite"
+    }!!
         .sortedBy { it.name }.associate { f ->
             val fields = LinkedHashMap<String, String>()
             var last = ""
             for (line in f.readLines().filterNot { it.isBlank() || it.trimStart().startsWith("#") }) {
-                if (line[0].isWhitespace()) fields[last] += " " + line.trim() else {
+                if (line[0].isWhitespace()) {
+                    fields[last] += " " + line.trim()
+                } else {
                     last = line.substringBefore(':')
                     fields[last] = line.substringAfter(':').trim()
                 }
@@ -41,7 +46,13 @@ class SuitesTest {
         assertTrue(suites.size >= 9, "${suites.keys}")
         for ((name, fields) in suites) {
             assertEquals(emptySet(), fields.keys - keys, name)
-            for (key in listOf("description", "duration", "benchmarks")) assertTrue(!fields[key].isNullOrBlank(), "$name: $key")
+            for (key in listOf(
+                "description",
+                "duration",
+                "benchmarks",
+            )) {
+                assertTrue(!fields[key].isNullOrBlank(), "$name: $key")
+            }
         }
     }
 
@@ -72,10 +83,12 @@ class SuitesTest {
         val cases = mapOf(
             listOf("nosuch") to "scripts/bench: unknown suite 'nosuch'; suites: ${suites.keys.joinToString(", ")} " +
                 "(or a path to a .suite file)",
-            listOf(unknownKey.path) to "scripts/bench: ${unknownKey.path}:1: unknown key 'benchmark'; keys: description, " +
+            listOf(unknownKey.path) to
+                "scripts/bench: ${unknownKey.path}:1: unknown key 'benchmark'; keys: description, " +
                 "duration, benchmarks, params, properties, timing",
             listOf(noRegex.path) to "scripts/bench: ${noRegex.path}: no 'benchmarks:' line (the JMH benchmark regex)",
-            listOf(File(dir, "missing.suite").path) to "scripts/bench: no suite file '${File(dir, "missing.suite").path}'",
+            listOf(File(dir, "missing.suite").path) to
+                "scripts/bench: no suite file '${File(dir, "missing.suite").path}'",
         )
         for ((args, message) in cases) {
             val (status, out, err) = bench(*args.toTypedArray())

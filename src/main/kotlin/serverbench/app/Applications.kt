@@ -30,19 +30,34 @@ class TomcatApp
 /** Spring WebFlux on Reactor Netty. */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
-@Import(SharedEndpoints::class, BlockingIoWebFlux::class, FaultWebFlux::class, NettyIoWorkers::class, ServerProbeWebFlux::class)
+@Import(
+    SharedEndpoints::class,
+    BlockingIoWebFlux::class,
+    FaultWebFlux::class,
+    NettyIoWorkers::class,
+    ServerProbeWebFlux::class,
+)
 class NettyApp
 
 /** Controllers whose code is the same on both stacks, and what they use. */
 @Configuration(proxyBeanMethods = false)
 @Import(
-    NoopEndpoints::class, CpuEndpoints::class, BlockingIoEndpoints::class, CompletableFutureEndpoints::class,
-    ProxyEndpoints::class, ProxyClients::class, FaultEndpoints::class,
+    NoopEndpoints::class,
+    CpuEndpoints::class,
+    BlockingIoEndpoints::class,
+    CompletableFutureEndpoints::class,
+    ProxyEndpoints::class,
+    ProxyClients::class,
+    FaultEndpoints::class,
 )
 class SharedEndpoints {
     @Bean(destroyMethod = "close")
     fun workerPools(env: Environment) = WorkerPools(
-        blockingSize = env.getProperty(WorkerPools.BLOCKING_SIZE_PROPERTY, Int::class.java, WorkerPools.defaultBlockingSize()),
+        blockingSize = env.getProperty(
+            WorkerPools.BLOCKING_SIZE_PROPERTY,
+            Int::class.java,
+            WorkerPools.defaultBlockingSize(),
+        ),
     )
 }
 
@@ -56,7 +71,10 @@ class WorkerPools(val blockingSize: Int) : AutoCloseable {
     }
 
     /** The `CompletableFuture` CPU pool: one thread per core, as a typical service sizes it. */
-    val cpu: ExecutorService = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), named("cpu-pool"))
+    val cpu: ExecutorService = Executors.newFixedThreadPool(
+        Runtime.getRuntime().availableProcessors(),
+        named("cpu-pool"),
+    )
 
     /** The fixed pool blocking work is offloaded to (`-p poolSize`, default 2 × cores). */
     val blocking: ExecutorService = Executors.newFixedThreadPool(blockingSize, named("blocking-pool"))

@@ -39,10 +39,12 @@ class BlockingIoEndpoints(private val pools: WorkerPools) {
     suspend fun withContextIO(@RequestParam("ms") ms: Long): String = withContext(Dispatchers.IO) { work(ms) }
 
     @GetMapping("/cfFixed")
-    fun cfFixed(@RequestParam("ms") ms: Long): CompletableFuture<String> = CompletableFuture.supplyAsync({ work(ms) }, pools.blocking)
+    fun cfFixed(@RequestParam("ms") ms: Long): CompletableFuture<String> =
+        CompletableFuture.supplyAsync({ work(ms) }, pools.blocking)
 
     @GetMapping("/cfCached")
-    fun cfCached(@RequestParam("ms") ms: Long): CompletableFuture<String> = CompletableFuture.supplyAsync({ work(ms) }, pools.cached)
+    fun cfCached(@RequestParam("ms") ms: Long): CompletableFuture<String> =
+        CompletableFuture.supplyAsync({ work(ms) }, pools.cached)
 
     @GetMapping("/cfVirtual")
     fun cfVirtual(@RequestParam("ms") ms: Long): CompletableFuture<String> {
@@ -55,7 +57,8 @@ class BlockingIoEndpoints(private val pools: WorkerPools) {
         Mono.fromCallable { work(ms) }.subscribeOn(Schedulers.boundedElastic())
 
     @GetMapping("/largePool")
-    fun largePool(@RequestParam("ms") ms: Long): Mono<String> = Mono.fromCallable { work(ms) }.subscribeOn(pools.largeScheduler)
+    fun largePool(@RequestParam("ms") ms: Long): Mono<String> =
+        Mono.fromCallable { work(ms) }.subscribeOn(pools.largeScheduler)
 
     @GetMapping("/nonBlocking")
     suspend fun nonBlocking(@RequestParam("ms") ms: Long): String {

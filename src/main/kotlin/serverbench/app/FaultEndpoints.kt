@@ -1,13 +1,13 @@
 package serverbench.app
 
 import kotlinx.coroutines.awaitCancellation
+import org.springframework.context.ConfigurableApplicationContext
 import org.springframework.http.MediaType
 import org.springframework.http.ResponseEntity
 import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.RequestMapping
 import org.springframework.web.bind.annotation.RequestParam
 import org.springframework.web.bind.annotation.RestController
-import org.springframework.context.ConfigurableApplicationContext
 import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.atomic.AtomicLong
 
@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong
 @RequestMapping("/fault", produces = [MediaType.TEXT_PLAIN_VALUE])
 class FaultEndpoints(private val context: ConfigurableApplicationContext) {
     @GetMapping("/status")
-    fun status(@RequestParam("code") code: Int): ResponseEntity<String> = ResponseEntity.status(code).body("status $code")
+    fun status(@RequestParam("code") code: Int): ResponseEntity<String> =
+        ResponseEntity.status(code).body("status $code")
 
     /** When this server answered its first /fault/failAfter request; 0 until then. */
     private val firstServedAt = AtomicLong()
@@ -33,8 +34,11 @@ class FaultEndpoints(private val context: ConfigurableApplicationContext) {
     fun failAfter(@RequestParam("ms") ms: Long): ResponseEntity<String> {
         val now = System.nanoTime()
         firstServedAt.compareAndSet(0, now)
-        return if (now - firstServedAt.get() <= ms * 1_000_000) ResponseEntity.ok(OK)
-        else ResponseEntity.status(500).body("failing after $ms ms")
+        return if (now - firstServedAt.get() <= ms * 1_000_000) {
+            ResponseEntity.ok(OK)
+        } else {
+            ResponseEntity.status(500).body("failing after $ms ms")
+        }
     }
 
     /** When this server answered its first /fault/dieAfter request; 0 until then. */

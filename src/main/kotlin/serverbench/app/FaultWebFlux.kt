@@ -13,8 +13,8 @@ import java.time.Duration
 @RestController
 class FaultWebFlux {
     /**
-     * Promises [FaultEndpoints.TRUNCATED_LENGTH] bytes, sends two, then errors: the headers are out, so Reactor Netty can
-     * only close the connection. The client sees a connection closed mid-response.
+     * Promises [FaultEndpoints.TRUNCATED_LENGTH] bytes, sends two, then errors: the headers are out, so Reactor Netty
+     * can only close the connection. The client sees a connection closed mid-response.
      */
     @GetMapping("/fault/truncated")
     fun truncated(exchange: ServerWebExchange): Mono<Void> {

@@ -48,12 +48,15 @@ class ProxyClients {
 
     @Bean(destroyMethod = "close")
     fun apacheAsyncClient(): CloseableHttpAsyncClient {
-        val pool = PoolingAsyncClientConnectionManagerBuilder.create().setMaxConnTotal(POOL_SIZE).setMaxConnPerRoute(POOL_SIZE).build()
+        val pool = PoolingAsyncClientConnectionManagerBuilder.create().setMaxConnTotal(
+            POOL_SIZE,
+        ).setMaxConnPerRoute(POOL_SIZE).build()
         return HttpAsyncClients.custom().setConnectionManager(pool).build().also { it.start() }
     }
 
     @Bean
-    fun restClient(jdk: HttpClient): RestClient = RestClient.builder().requestFactory(JdkClientHttpRequestFactory(jdk)).build()
+    fun restClient(jdk: HttpClient): RestClient =
+        RestClient.builder().requestFactory(JdkClientHttpRequestFactory(jdk)).build()
 
     @Bean(destroyMethod = "dispose")
     fun proxyConnectionProvider(): ConnectionProvider =

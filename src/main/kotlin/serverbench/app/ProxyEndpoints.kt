@@ -40,7 +40,8 @@ class ProxyEndpoints(
     private val web: WebClient,
 ) {
     @GetMapping("/jdkBlocking")
-    fun jdkBlocking(@RequestParam("ms") ms: Long): String = checked(jdk.send(jdkRequest(ms), HttpResponse.BodyHandlers.ofString()))
+    fun jdkBlocking(@RequestParam("ms") ms: Long): String =
+        checked(jdk.send(jdkRequest(ms), HttpResponse.BodyHandlers.ofString()))
 
     @GetMapping("/jdkAsync")
     fun jdkAsync(@RequestParam("ms") ms: Long): CompletableFuture<String> =
@@ -49,20 +50,26 @@ class ProxyEndpoints(
     @GetMapping("/apacheAsync")
     fun apacheAsync(@RequestParam("ms") ms: Long): CompletableFuture<String> {
         val result = CompletableFuture<String>()
-        apache.execute(SimpleRequestBuilder.get(uri(ms)).build(), object : FutureCallback<SimpleHttpResponse> {
-            override fun completed(response: SimpleHttpResponse) {
-                if (response.code == 200) result.complete(response.bodyText)
-                else result.completeExceptionally(downstreamFailed(response.code))
-            }
+        apache.execute(
+            SimpleRequestBuilder.get(uri(ms)).build(),
+            object : FutureCallback<SimpleHttpResponse> {
+                override fun completed(response: SimpleHttpResponse) {
+                    if (response.code == 200) {
+                        result.complete(response.bodyText)
+                    } else {
+                        result.completeExceptionally(downstreamFailed(response.code))
+                    }
+                }
 
-            override fun failed(e: Exception) {
-                result.completeExceptionally(e)
-            }
+                override fun failed(e: Exception) {
+                    result.completeExceptionally(e)
+                }
 
-            override fun cancelled() {
-                result.cancel(false)
-            }
-        })
+                override fun cancelled() {
+                    result.cancel(false)
+                }
+            },
+        )
         return result
     }
 
@@ -70,13 +77,16 @@ class ProxyEndpoints(
     fun restClient(@RequestParam("ms") ms: Long): String = rest.get().uri(uri(ms)).retrieve().body(String::class.java)!!
 
     @GetMapping("/webClient")
-    fun webClient(@RequestParam("ms") ms: Long): Mono<String> = web.get().uri(uri(ms)).retrieve().bodyToMono(String::class.java)
+    fun webClient(@RequestParam("ms") ms: Long): Mono<String> =
+        web.get().uri(uri(ms)).retrieve().bodyToMono(String::class.java)
 
     @GetMapping("/webClientSuspend")
     suspend fun webClientSuspend(@RequestParam("ms") ms: Long): String = web.get().uri(uri(ms)).retrieve().awaitBody()
 
     private fun uri(ms: Long): URI {
-        val base = downstream.url ?: throw ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "no downstream stub configured")
+        val base =
+            downstream.url
+                ?: throw ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "no downstream stub configured")
         return URI.create("$base/delay?ms=$ms")
     }
 
@@ -85,5 +95,6 @@ class ProxyEndpoints(
     private fun checked(response: HttpResponse<String>): String =
         if (response.statusCode() == 200) response.body() else throw downstreamFailed(response.statusCode())
 
-    private fun downstreamFailed(status: Int) = ResponseStatusException(HttpStatus.BAD_GATEWAY, "downstream answered $status")
+    private fun downstreamFailed(status: Int) =
+        ResponseStatusException(HttpStatus.BAD_GATEWAY, "downstream answered $status")
 }

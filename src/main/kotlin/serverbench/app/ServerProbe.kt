@@ -23,8 +23,10 @@ object ServerProbe {
 
     private val current = AtomicInteger()
     private val max = AtomicInteger()
+
     @Volatile
     private var stallUntil = 0L
+
     @Volatile
     private var installed = false
 

@@ -26,7 +26,10 @@ class ServerProbeMvc {
      * attribute bookkeeping on every request. An async request leaves the count when its async cycle completes, not
      * when this filter returns.
      */
-    class ServerProbeFilter : Filter, Ordered, AutoCloseable {
+    class ServerProbeFilter :
+        Filter,
+        Ordered,
+        AutoCloseable {
         init {
             ServerProbe.setInstalled(true)
         }

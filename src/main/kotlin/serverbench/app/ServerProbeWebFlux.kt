@@ -18,7 +18,10 @@ class ServerProbeWebFlux {
     @Bean
     fun serverProbeWebFilter() = ServerProbeWebFilter()
 
-    class ServerProbeWebFilter : WebFilter, Ordered, AutoCloseable {
+    class ServerProbeWebFilter :
+        WebFilter,
+        Ordered,
+        AutoCloseable {
         init {
             ServerProbe.setInstalled(true)
         }
@@ -39,8 +42,11 @@ class ServerProbeWebFlux {
             exchange.response.beforeCommit { Mono.fromRunnable<Void>(exit) }
             val stall = ServerProbe.stallRemainingNanos()
             // Held without blocking the event loop, so a stall of one request does not also stall its neighbours'.
-            val handled = if (stall > 0) Mono.delay(Duration.ofNanos(stall)).then(Mono.defer { chain.filter(exchange) })
-            else chain.filter(exchange)
+            val handled = if (stall > 0) {
+                Mono.delay(Duration.ofNanos(stall)).then(Mono.defer { chain.filter(exchange) })
+            } else {
+                chain.filter(exchange)
+            }
             return handled.doFinally { exit() }
         }
     }

@@ -22,7 +22,8 @@ class CpuCooperativeBenchmark : HttpBenchmark() {
     @Param("100", "1000", "10000", "100000")
     var batchSize: Int = 0
 
-    override fun request(variant: String) = Request("/cpu/$variant?limit=$limit&batchSize=$batchSize", sumPrimes(limit).toString())
+    override fun request(variant: String) =
+        Request("/cpu/$variant?limit=$limit&batchSize=$batchSize", sumPrimes(limit).toString())
 
     @Benchmark
     fun cooperative() = call()

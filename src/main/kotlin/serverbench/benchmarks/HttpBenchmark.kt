@@ -107,6 +107,7 @@ abstract class HttpBenchmark {
     })
     private val measured = MeasuredIterations()
     private var warmupSeconds = -1.0
+
     /** "NoopBenchmark.hello (server=netty, ...)": names the run in its warning lines. */
     private var runName = ""
 
@@ -163,20 +164,27 @@ abstract class HttpBenchmark {
             fixture.verify(request, settings)
             budget?.let { b ->
                 b.sweep()
-                println("serverbench: CPU budget ${b.placement}: ${b.serverThreads()} threads of this JVM in the server's " +
-                    "group (${b.describe()}), the load client's thread outside it; availableProcessors() = " +
-                    Runtime.getRuntime().availableProcessors())
+                println(
+                    "serverbench: CPU budget ${b.placement}: ${b.serverThreads()} threads of this JVM in the server's " +
+                        "group (${b.describe()}), the load client's thread outside it; availableProcessors() = " +
+                        Runtime.getRuntime().availableProcessors(),
+                )
             }
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
             val client = LoadClient(fixture.address, concurrency, request, settings, rate.toDouble()).also { this.client = it }
             client.start()
             measured.clear()
             runName = RunName.of(params)
-            val load = if (rate == 0) "closed loop, $concurrency connections (latency from each actual send)"
-            else "open loop, $rate req/s on up to $concurrency connections (latency.* from each scheduled send, " +
-                "corrected for coordinated omission; latency.uncorrected.* from the actual send)"
-            println("\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, first " +
-                "validated response at $ready ms; $load (${client.transport.name}) -> $request")
+            val load = if (rate == 0) {
+                "closed loop, $concurrency connections (latency from each actual send)"
+            } else {
+                "open loop, $rate req/s on up to $concurrency connections (latency.* from each scheduled send, " +
+                    "corrected for coordinated omission; latency.uncorrected.* from the actual send)"
+            }
+            println(
+                "\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, first " +
+                    "validated response at $ready ms; $load (${client.transport.name}) -> $request",
+            )
             warmupSeconds = -1.0
             warmup?.let { w ->
                 val outcome = w.run(client, { iterationStarted(client) }, { iterationEnded(client, false) })
@@ -217,8 +225,14 @@ abstract class HttpBenchmark {
         val report = client.endIteration()
         val last = measured.ended(iteration, report)
         iterationEnded(client, last)
-        val iterationReport = IterationReport(report, resources, warmupSeconds, lastMeasurement = last,
-            notSteady = measured.notSteady(last), budget = budget?.let { BudgetReport(it.placement.cpus, throttled) })
+        val iterationReport = IterationReport(
+            report,
+            resources,
+            warmupSeconds,
+            lastMeasurement = last,
+            notSteady = measured.notSteady(last),
+            budget = budget?.let { BudgetReport(it.placement.cpus, throttled) },
+        )
         measured.record(iteration, iterationReport)
         ClientReports.publish(iterationReport)
     }

@@ -4,6 +4,7 @@ package serverbench.benchmarks
 object Knobs {
     /** The stack's own default: the knob is not set. */
     const val DEFAULT = "default"
+
     /** Set by the launcher on runs of the other stack, where the knob does not apply. */
     const val NOT_APPLICABLE = "n/a"
 

@@ -10,7 +10,13 @@ import serverbench.fixture.ServerKind
 object ParamRules {
     class Rule(val allowed: String, val accepts: (String) -> Boolean)
 
-    private fun integer(min: Int, max: Int) = Rule("an integer from $min to $max") { v -> v.toIntOrNull()?.let { it in min..max } == true }
+    private fun integer(min: Int, max: Int) = Rule("an integer from $min to $max") { v ->
+        v.toIntOrNull()?.let {
+            it in
+                min..max
+        } ==
+            true
+    }
 
     private fun countOrDefault(max: Int) = Rule("'${Knobs.DEFAULT}' or an integer from 1 to $max") { v ->
         v == Knobs.DEFAULT || v == Knobs.NOT_APPLICABLE || v.toIntOrNull()?.let { it in 1..max } == true
@@ -36,7 +42,9 @@ object ParamRules {
         Knobs.TOMCAT_MAX_THREADS to countOrDefault(100_000),
         Knobs.NETTY_IO_WORKERS to countOrDefault(1_024),
         Knobs.VIRTUAL_THREADS to Rule("true or false") { it == "true" || it == "false" || it == Knobs.NOT_APPLICABLE },
-        CpuPlacement.CPUS to Rule(CpuPlacement.cpusAllowed(CORES)) { runCatching { CpuPlacement.parseCpus(it, CORES) }.isSuccess },
-        CpuPlacement.CPUSET to Rule(CpuPlacement.cpusetAllowed(CORES)) { runCatching { CpuPlacement.parseCpuset(it, CORES) }.isSuccess },
+        CpuPlacement.CPUS to
+            Rule(CpuPlacement.cpusAllowed(CORES)) { runCatching { CpuPlacement.parseCpus(it, CORES) }.isSuccess },
+        CpuPlacement.CPUSET to
+            Rule(CpuPlacement.cpusetAllowed(CORES)) { runCatching { CpuPlacement.parseCpuset(it, CORES) }.isSuccess },
     )
 }

@@ -58,8 +58,10 @@ class ProxyBenchmark : TunableHttpBenchmark() {
         val hits = stub.hitCount - hitsAtStart
         val responses = client.responses - responsesAtStart
         if (kotlin.math.abs(hits - responses) > client.connections) {
-            throw LoadFailure("the downstream stub got $hits requests in this iteration but the client got $responses " +
-                "responses; with ${client.connections} connections they may differ by at most ${client.connections}")
+            throw LoadFailure(
+                "the downstream stub got $hits requests in this iteration but the client got $responses " +
+                    "responses; with ${client.connections} connections they may differ by at most ${client.connections}",
+            )
         }
         if (lastMeasurement) {
             // Requests the drain could not wait out (netty loops blocked by 500 ms calls serve 100 connections each in
@@ -67,9 +69,12 @@ class ProxyBenchmark : TunableHttpBenchmark() {
             val unanswered = client.drain()
             val expected = client.responses + 1 // the setup's validated request
             if (stub.hitCount !in expected..expected + unanswered) {
-                throw LoadFailure("the downstream stub got ${stub.hitCount} requests in total but the client got " +
-                    "${client.responses} responses (+1 setup probe" + (if (unanswered > 0) ", and $unanswered requests still in flight" else "") +
-                    "): every proxied request must reach the stub exactly once")
+                throw LoadFailure(
+                    "the downstream stub got ${stub.hitCount} requests in total but the client got " +
+                        "${client.responses} responses (+1 setup probe" +
+                        (if (unanswered > 0) ", and $unanswered requests still in flight" else "") +
+                        "): every proxied request must reach the stub exactly once",
+                )
             }
         }
     }

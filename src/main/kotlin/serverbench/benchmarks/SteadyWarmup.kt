@@ -31,10 +31,15 @@ class SteadyWarmup(private val maxSeconds: Long) {
     ) {
         fun describe(): String {
             val last = figures.takeLast(Steadiness.WINDOWS).joinToString(", ") { "%,.0f".format(it) }
-            return if (steady) "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them)"
-                .format(seconds, windowSeconds, last, jitMillis)
-            else ("NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s; JIT %d ms in them, steady needs < %.0f %%): " +
-                "measuring anyway, see the notSteady guard").format(seconds, MAX_PROPERTY, last, jitMillis, JIT_SHARE * 100)
+            return if (steady) {
+                "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them)"
+                    .format(seconds, windowSeconds, last, jitMillis)
+            } else {
+                (
+                    "NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s; JIT %d ms in them, steady needs < %.0f %%): " +
+                        "measuring anyway, see the notSteady guard"
+                    ).format(seconds, MAX_PROPERTY, last, jitMillis, JIT_SHARE * 100)
+            }
         }
     }
 

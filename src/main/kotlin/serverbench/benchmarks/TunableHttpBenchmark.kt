@@ -9,8 +9,9 @@ import serverbench.app.NettyIoWorkers
  * HTTP benchmarks with the server knobs as parameters, each defaulting to the stack's own default:
  * - `tomcatMaxThreads`: `server.tomcat.threads.max` (Tomcat's default 200). Tomcat only.
  * - `nettyIoWorkers`: Reactor Netty's event loops (default max(cores, 4)). Netty only.
- * - `virtualThreads`: `spring.threads.virtual.enabled` (JDK 21+): Tomcat serves requests on virtual threads; WebFlux runs
- *   blocking (non-reactive) handler methods on virtual threads instead of the event loop; `@Async`'s executor uses them.
+ * - `virtualThreads`: `spring.threads.virtual.enabled` (JDK 21+): Tomcat serves requests on virtual threads; WebFlux
+ *   runs blocking (non-reactive) handler methods on virtual threads instead of the event loop; `@Async`'s executor uses
+ *   them.
  * A knob that does not apply to a run's server shows `n/a` (the launcher sets it, so each server runs once).
  */
 @State(Scope.Benchmark)
@@ -30,17 +31,23 @@ abstract class TunableHttpBenchmark : HttpBenchmark() {
         count(Knobs.NETTY_IO_WORKERS, nettyIoWorkers)?.let { put(NettyIoWorkers.PROPERTY, it) }
         when (virtualThreads) {
             "true" -> put("spring.threads.virtual.enabled", "true")
+
             "false", Knobs.NOT_APPLICABLE -> {}
-            else -> throw IllegalArgumentException("${Knobs.VIRTUAL_THREADS} must be true or false, was '$virtualThreads'")
+
+            else -> throw IllegalArgumentException(
+                "${Knobs.VIRTUAL_THREADS} must be true or false, was '$virtualThreads'",
+            )
         }
     }
 
     /**
-     * A count knob: `default` / `n/a` (unset) or an integer. Checked with the launcher's own rule (the same words as its
-     * up-front check), for runs that bypass the launcher.
+     * A count knob: `default` / `n/a` (unset) or an integer. Checked with the launcher's own rule (the same words as
+     * its up-front check), for runs that bypass the launcher.
      */
     protected fun count(name: String, value: String): Int? {
-        ParamRules.rules[name]?.let { rule -> require(rule.accepts(value)) { "$name must be ${rule.allowed}, was '$value'" } }
+        ParamRules.rules[name]?.let { rule ->
+            require(rule.accepts(value)) { "$name must be ${rule.allowed}, was '$value'" }
+        }
         return value.toIntOrNull()
     }
 }

@@ -11,30 +11,33 @@ import java.util.concurrent.TimeUnit
  * (re)connect. It writes the client's shared request bytes, parses the response with [ResponseParser], and tells the
  * client how each request ended: a success with its times, or a failure by kind saying what was received.
  */
-internal class Connection(
-    private val client: LoadClient,
-    private val slots: ConnectionSlots,
-    val slot: Int,
-) : ChannelInboundHandlerAdapter() {
+internal class Connection(private val client: LoadClient, private val slots: ConnectionSlots, val slot: Int) :
+    ChannelInboundHandlerAdapter() {
     var channel: Channel? = null
         private set
+
     /** When the request in flight was written. */
     var sentAt = 0L
         private set
+
     /** When the request was due: [sentAt] in closed loop; the schedule's time in open loop. */
     var intendedAt = 0L
         private set
     var inFlight = false
         private set
+
     /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
     private var counted = false
     private val parser = ResponseParser(client.expectedBody)
+
     /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
     private val requestView = client.requestBytes.duplicate().also { it.readerIndex(it.writerIndex()) }
+
     /** Requests sent on this connection, and bytes received for the current one: for timeout messages only. */
     private var sent = 0L
     private var received = 0L
     private val openedAt = System.nanoTime()
+
     /** Unparsed bytes of a response head or chunk line split across reads; null on the usual path. */
     private var cumulation: ByteBuf? = null
 
@@ -90,9 +93,14 @@ internal class Connection(
             val input = cumulation?.writeBytes(read) ?: read
             when (parser.parse(input)) {
                 ResponseParser.COMPLETE ->
-                    if (input.isReadable) malformed(ctx, "${input.readableBytes()} bytes after the end of the response")
-                    else complete(ctx)
+                    if (input.isReadable) {
+                        malformed(ctx, "${input.readableBytes()} bytes after the end of the response")
+                    } else {
+                        complete(ctx)
+                    }
+
                 ResponseParser.MALFORMED -> malformed(ctx, parser.problem)
+
                 else -> if (input.isReadable && input === read) {
                     cumulation = ctx.alloc().heapBuffer(input.readableBytes() * 2).writeBytes(input)
                 }
@@ -118,9 +126,14 @@ internal class Connection(
                 val sample = parser.sample?.let { " \"${oneLine(it)}\"" } ?: ""
                 client.failures.add(FailureKind.NON_2XX, "HTTP $status$sample")
             }
+
             !parser.bodyMatches || parser.bodyLength != client.expectedBody.readableBytes().toLong() ->
-                client.failures.add(FailureKind.INVALID_BODY, "body \"${oneLine(parser.sample ?: "")}\" " +
-                    "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"")
+                client.failures.add(
+                    FailureKind.INVALID_BODY,
+                    "body \"${oneLine(parser.sample ?: "")}\" " +
+                        "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"",
+                )
+
             else -> client.succeeded(now, now - intendedAt, now - sentAt)
         }
         if (parser.keepAlive) {
@@ -161,8 +174,10 @@ internal class Connection(
         if (inFlight && !counted) {
             counted = true
             val ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt)
-            client.failures.add(FailureKind.CLOSED,
-                "connection closed by the server before the response was complete ($ms ms after the request)")
+            client.failures.add(
+                FailureKind.CLOSED,
+                "connection closed by the server before the response was complete ($ms ms after the request)",
+            )
         }
         inFlight = false
         slots.replace(this)

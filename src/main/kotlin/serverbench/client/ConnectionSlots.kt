@@ -22,6 +22,7 @@ internal class ConnectionSlots(
 ) {
     /** Indexed by slot; null until a slot is first used. */
     val all = arrayOfNulls<Connection>(size)
+
     /** Connections open now. */
     var active = 0
         private set

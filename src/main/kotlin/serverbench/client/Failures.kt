@@ -7,6 +7,7 @@ enum class FailureKind(val label: String) {
     TIMEOUT("timeout"),
     IO_ERROR("connect/read error"),
     CLOSED("closed by server"),
+
     /** Open loop: never sent, because every allowed connection stayed busy for a whole timeout after it was due. */
     DROPPED("dropped (not sent)"),
 }
@@ -52,8 +53,7 @@ class FailureCounts {
     }
 
     /** "2 non-2xx, 1 timeout" — only the kinds that occurred. */
-    fun summary(): String =
-        FailureKind.entries.filter { this[it] > 0 }.joinToString(", ") { "${this[it]} ${it.label}" }
+    fun summary(): String = FailureKind.entries.filter { this[it] > 0 }.joinToString(", ") { "${this[it]} ${it.label}" }
 }
 
 /**

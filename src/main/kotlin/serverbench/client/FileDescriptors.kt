@@ -17,9 +17,11 @@ object FileDescriptors {
         val limit = os.maxFileDescriptorCount
         val needed = connections.toLong() * descriptorsPerConnection + BASELINE
         if (needed > limit) {
-            throw IllegalStateException("concurrency=$connections needs about $needed file descriptors in this JVM " +
-                "($descriptorsPerConnection per connection) but it may open only $limit: raise the limit " +
-                "(e.g. ulimit -n ${maxOf(needed, 65536)}) or lower -p concurrency")
+            throw IllegalStateException(
+                "concurrency=$connections needs about $needed file descriptors in this JVM " +
+                    "($descriptorsPerConnection per connection) but it may open only $limit: raise the limit " +
+                    "(e.g. ulimit -n ${maxOf(needed, 65536)}) or lower -p concurrency",
+            )
         }
     }
 }

@@ -10,19 +10,23 @@ import java.lang.management.ManagementFactory
  */
 internal class IterationStats(private val rate: Double, private val connections: Int) {
     private val openLoop = rate > 0
+
     /** Closed loop: from the send. Open loop: from the intended send (corrected for coordinated omission). */
     private val latencyMicros = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3)
+
     /** Open loop only: latency from the actual send. */
     private val uncorrectedMicros = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3)
     val failures = FailureCounts()
     var successes = 0L
         private set
     var reconnects = 0L
+
     /** Open loop: requests sent late, requests dropped, and whether a due request found every connection busy. */
     var late = 0L
     var dropped = 0L
     var capReached = false
     private var maxConnections = 0
+
     /** Set while [LoadClient.beginIteration] reads the responses that arrived between iterations; see there. */
     private var discarding = false
     private var discarded = 0L

@@ -54,6 +54,7 @@ class LoadClient(
     val transport: Transport = Transport.current
     private val loop = ManualIoEventLoop(owner, transport.ioHandlerFactory())
     private val requestBuffer: ByteBuf = request.encode(address.hostString, address.port)
+
     /** What connections write: Netty releases what it wrote; this wrapper makes that a no-op for the shared bytes. */
     internal val requestBytes: ByteBuf = Unpooled.unreleasableBuffer(requestBuffer)
     internal val expectedBody: ByteBuf = Unpooled.wrappedBuffer(request.expected)
@@ -65,6 +66,7 @@ class LoadClient(
 
     internal val stats = IterationStats(rate, connections)
     internal val failures = Failures("$request on $address", settings, stats.failures)
+
     /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */
     val trialFailures: FailureCounts = failures.trial
     internal val slots =
@@ -74,12 +76,16 @@ class LoadClient(
 
     internal var closing = false
         private set
+
     /** Requests still allowed to be sent; bounded only for probes and by [drain]. */
     internal var remainingRequests = Long.MAX_VALUE
+
     /** Successful responses already read but not yet returned by [next]. */
     private var pending = 0
+
     /** Successes [next] returned in this iteration: JMH's operation count. */
     private var returned = 0L
+
     /** The measurement window's length (0: none, [next] returns each success at once), and its end (see [next]). */
     private var windowNanos = 0L
     private var windowEnd = 0L
@@ -102,8 +108,10 @@ class LoadClient(
         while (slots.active < initial) {
             failures.failIfOverLimit()
             if (System.nanoTime() - deadline > 0) {
-                throw LoadFailure("only ${slots.active} of $connections connections to $address opened within " +
-                    "${settings.connectTimeout.seconds} s")
+                throw LoadFailure(
+                    "only ${slots.active} of $connections connections to $address opened within " +
+                        "${settings.connectTimeout.seconds} s",
+                )
             }
             pacing.sendReady()
             loop.run(scanIntervalNanos)
@@ -156,8 +164,10 @@ class LoadClient(
             }
             if (now - lastSuccessAt > stallNanos) {
                 val seconds = TimeUnit.NANOSECONDS.toSeconds(now - lastSuccessAt)
-                throw LoadFailure("no successful response from $request for $seconds s " +
-                    "(${trialFailures.total} failed requests: ${trialFailures.summary().ifEmpty { "none" }})")
+                throw LoadFailure(
+                    "no successful response from $request for $seconds s " +
+                        "(${trialFailures.total} failed requests: ${trialFailures.summary().ifEmpty { "none" }})",
+                )
             }
             if (Thread.interrupted()) throw LoadFailure("interrupted while waiting for $request (JMH timeout?)")
             pacing.sendReady()
@@ -261,13 +271,16 @@ class LoadClient(
         /** One hour: far beyond any timeout, so no recorded value is ever clamped. */
         val HIGHEST_TRACKABLE_MICROS: Long = TimeUnit.HOURS.toMicros(1)
         private const val SECOND_NANOS = 1_000_000_000L
+
         /** Open loop: a request sent more than this after its scheduled time counts as late. */
         val LATE_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(1)
+
         /**
          * A window ends this long after its nominal length: JMH's timer starts as the benchmark thread enters its loop
          * and wakes a little late, so the held success is returned after JMH's deadline, not before it.
          */
         private val WINDOW_SLACK_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(2)
+
         /** After the window, how long a call that finds no success waits for one before returning without. */
         private val LATE_CALL_WAIT_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(10)
 

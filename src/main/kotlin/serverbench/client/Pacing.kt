@@ -86,16 +86,20 @@ internal class OpenLoop(
 ) : Pacing() {
     private val intervalNanos = 1e9 / rate
     private val timeoutNanos = client.settings.timeout.toNanos()
+
     // Request k is due at scheduleStart + k * intervalNanos; `scheduled` is the first one not yet sent.
     private var scheduleStart = 0L
     private var scheduled = 0L
+
     /** [scheduled] when the iteration began. */
     private var scheduledAtStart = 0L
     private var scheduleRunning = false
     private var pausedAt = 0L
+
     /** Connections with nothing in flight, ready for the next due request. */
     private val idle = arrayOfNulls<Connection>(connections)
     private var idleCount = 0
+
     /**
      * Slots in use (connections are opened on demand, up to [connections]) and connections opened after the first that
      * are still connecting (new ones, and replacements of closed ones).
@@ -152,9 +156,12 @@ internal class OpenLoop(
                 stats.dropped++
                 val ms = client.settings.timeout.toMillis()
                 val rateText = LoadClient.rateText(rate)
-                client.failures.add(FailureKind.DROPPED, "not sent within $ms ms of its scheduled time: all " +
-                    "$connections connections were busy (the server is slower than -p rate=$rateText; " +
-                    "raise -p concurrency or lower the rate)")
+                client.failures.add(
+                    FailureKind.DROPPED,
+                    "not sent within $ms ms of its scheduled time: all " +
+                        "$connections connections were busy (the server is slower than -p rate=$rateText; " +
+                        "raise -p concurrency or lower the rate)",
+                )
                 stats.unanswered(now - due)
                 continue
             }
@@ -188,8 +195,9 @@ internal class OpenLoop(
      * so the pause is never counted as lateness and a real backlog is kept. The first iteration starts it.
      */
     override fun beginIteration(now: Long) {
-        if (scheduleRunning) scheduleStart += now - pausedAt
-        else {
+        if (scheduleRunning) {
+            scheduleStart += now - pausedAt
+        } else {
             scheduleStart = now
             scheduled = 0
             scheduleRunning = true

@@ -38,9 +38,11 @@ internal class ResponseParser(private val expected: ByteBuf) {
         private set
     var bodyMatches = true
         private set
+
     /** The first bytes of a body that did not match, or of an error response, for the failure message. */
     var sample: String? = null
         private set
+
     /** Why the response was malformed, when [parse] returned [MALFORMED]. */
     var problem: String? = null
         private set
@@ -71,15 +73,18 @@ internal class ResponseParser(private val expected: ByteBuf) {
                     val r = head(buf)
                     if (r != CONTINUE) return r
                 }
+
                 BODY -> {
                     body(buf, minOf(remaining, buf.readableBytes().toLong()).toInt())
                     if (remaining > 0) return NEED_MORE
                     return COMPLETE
                 }
+
                 BODY_UNTIL_CLOSE -> {
                     body(buf, buf.readableBytes())
                     return NEED_MORE
                 }
+
                 CHUNK_SIZE -> {
                     val end = lineEnd(buf, buf.readerIndex()) ?: return needLine(buf)
                     val size = chunkSize(buf, buf.readerIndex(), end) ?: return malformed("bad chunk size line")
@@ -91,17 +96,20 @@ internal class ResponseParser(private val expected: ByteBuf) {
                         state = CHUNK_DATA
                     }
                 }
+
                 CHUNK_DATA -> {
                     body(buf, minOf(remaining, buf.readableBytes().toLong()).toInt())
                     if (remaining > 0) return NEED_MORE
                     state = CHUNK_END
                 }
+
                 CHUNK_END -> {
                     val end = lineEnd(buf, buf.readerIndex()) ?: return needLine(buf)
                     if (!isBlank(buf, buf.readerIndex(), end)) return malformed("no CRLF after chunk data")
                     buf.readerIndex(end)
                     state = CHUNK_SIZE
                 }
+
                 TRAILERS -> {
                     val start = buf.readerIndex()
                     val end = lineEnd(buf, start) ?: return needLine(buf)
@@ -151,11 +159,16 @@ internal class ResponseParser(private val expected: ByteBuf) {
                     contentLength = digits(buf, value, trimEnd(buf, lineEnd))
                     if (contentLength < 0) return malformed("bad Content-Length")
                 }
+
                 headerIs(buf, lineStart, lineEnd, TRANSFER_ENCODING) ->
                     chunked = contains(buf, lineStart + TRANSFER_ENCODING.size + 1, lineEnd, CHUNKED)
+
                 headerIs(buf, lineStart, lineEnd, CONNECTION) -> {
-                    if (contains(buf, lineStart + CONNECTION.size + 1, lineEnd, CLOSE)) keepAlive = false
-                    else if (contains(buf, lineStart + CONNECTION.size + 1, lineEnd, KEEP_ALIVE)) keepAlive = true
+                    if (contains(buf, lineStart + CONNECTION.size + 1, lineEnd, CLOSE)) {
+                        keepAlive = false
+                    } else if (contains(buf, lineStart + CONNECTION.size + 1, lineEnd, KEEP_ALIVE)) {
+                        keepAlive = true
+                    }
                 }
             }
             lineStart = lineEnd
@@ -168,11 +181,14 @@ internal class ResponseParser(private val expected: ByteBuf) {
         }
         state = when {
             status == 101 || status == 204 || status == 304 -> return COMPLETE
+
             chunked -> CHUNK_SIZE
+
             contentLength >= 0 -> {
                 remaining = contentLength
                 BODY
             }
+
             else -> {
                 keepAlive = false
                 BODY_UNTIL_CLOSE
@@ -185,8 +201,11 @@ internal class ResponseParser(private val expected: ByteBuf) {
         if (n == 0) return
         val at = buf.readerIndex()
         val matchedSoFar = bodyMatches
-        if (bodyMatches && (bodyLength + n > expected.readableBytes() ||
-                !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + bodyLength.toInt(), n))) {
+        if (bodyMatches && (
+                bodyLength + n > expected.readableBytes() ||
+                    !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + bodyLength.toInt(), n)
+                )
+        ) {
             bodyMatches = false
         }
         if (!bodyMatches || status !in 200..299) {

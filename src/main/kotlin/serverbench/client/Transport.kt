@@ -26,13 +26,17 @@ class Transport private constructor(
         val current: Transport by lazy {
             if (Epoll.isAvailable()) {
                 Transport(
-                    "epoll", { EpollIoHandler.newFactory() },
-                    EpollSocketChannel::class.java, EpollServerSocketChannel::class.java,
+                    "epoll",
+                    { EpollIoHandler.newFactory() },
+                    EpollSocketChannel::class.java,
+                    EpollServerSocketChannel::class.java,
                 )
             } else {
                 Transport(
-                    "nio", { NioIoHandler.newFactory() },
-                    NioSocketChannel::class.java, NioServerSocketChannel::class.java,
+                    "nio",
+                    { NioIoHandler.newFactory() },
+                    NioSocketChannel::class.java,
+                    NioServerSocketChannel::class.java,
                 )
             }
         }

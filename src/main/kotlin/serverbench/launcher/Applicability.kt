@@ -23,7 +23,12 @@ object Applicability {
             for ((name, value) in original.params) {
                 val stack = Knobs.stackOf(name) ?: continue
                 if (server != null && server != stack && value != Knobs.NOT_APPLICABLE) {
-                    if (value != Knobs.DEFAULT) notices += "serverbench: $name applies to $stack only; $server runs show $name=${Knobs.NOT_APPLICABLE}"
+                    if (value !=
+                        Knobs.DEFAULT
+                    ) {
+                        notices +=
+                            "serverbench: $name applies to $stack only; $server runs show $name=${Knobs.NOT_APPLICABLE}"
+                    }
                     run = run.with(name, Knobs.NOT_APPLICABLE)
                 }
             }
@@ -36,7 +41,8 @@ object Applicability {
             if (seen.add(run.key)) runs += run
         }
         for ((what, n) in skipped) {
-            notices += "serverbench: skipped $n run${if (n == 1) "" else "s"} of $what, which needs a newer JDK than this " +
+            notices +=
+                "serverbench: skipped $n run${if (n == 1) "" else "s"} of $what, which needs a newer JDK than this " +
                 "benchmark JVM's $jdk (run with JDK 21+: its java -jar, or -jvm /path/to/jdk-21+/bin/java)"
         }
         return Outcome(runs, notices.toList())
@@ -45,7 +51,9 @@ object Applicability {
     /** (version, why) a run needs, from the method's [RequiresJdk] or from virtualThreads=true. */
     private fun requiredJdk(run: Plan.Run): Pair<Int, String>? {
         val annotation = runCatching {
-            Class.forName(run.className).methods.firstOrNull { it.name == run.method }?.getAnnotation(RequiresJdk::class.java)
+            Class.forName(run.className).methods.firstOrNull {
+                it.name == run.method
+            }?.getAnnotation(RequiresJdk::class.java)
         }.getOrNull()
         if (annotation != null) return annotation.version to annotation.why
         if (run.params[Knobs.VIRTUAL_THREADS] == "true") return 21 to "virtualThreads=true (virtual threads)"
@@ -56,7 +64,9 @@ object Applicability {
     fun forkJdk(jvm: String?): Int {
         if (jvm == null) return Runtime.version().feature()
         val home = File(jvm).absoluteFile.parentFile?.parentFile
-        val release = home?.let { File(it, "release") }?.takeIf { it.isFile }?.readText() ?: return Runtime.version().feature()
-        return Regex("JAVA_VERSION=\"(?:1\\.)?(\\d+)").find(release)?.groupValues?.get(1)?.toIntOrNull() ?: Runtime.version().feature()
+        val release =
+            home?.let { File(it, "release") }?.takeIf { it.isFile }?.readText() ?: return Runtime.version().feature()
+        return Regex("JAVA_VERSION=\"(?:1\\.)?(\\d+)").find(release)?.groupValues?.get(1)?.toIntOrNull()
+            ?: Runtime.version().feature()
     }
 }

@@ -13,7 +13,6 @@ object Completeness {
     fun isComplete(result: BenchmarkResult): Boolean =
         result.iterationResults.size == maxOf(1, result.params.forks) * result.params.measurement.count
 
-    fun isComplete(run: RunResult): Boolean =
-        run.benchmarkResults.size == maxOf(1, run.params.forks) &&
-            run.benchmarkResults.all { it.iterationResults.size == run.params.measurement.count }
+    fun isComplete(run: RunResult): Boolean = run.benchmarkResults.size == maxOf(1, run.params.forks) &&
+        run.benchmarkResults.all { it.iterationResults.size == run.params.measurement.count }
 }

@@ -23,16 +23,24 @@ object HostJvm {
         if (System.getProperty("sun.misc.unsafe.memory.access") != null) return null
         val java = File(System.getProperty("java.home"), "bin/java").path
         val inherited = ManagementFactory.getRuntimeMXBean().inputArguments
-        val command = listOf(java, "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
-            "-D$RELAUNCHED=true") + inherited + listOf("-cp", System.getProperty("java.class.path"), "serverbench.launcher.Main") + args
+        val command = listOf(
+            java,
+            "--sun-misc-unsafe-memory-access=allow",
+            "--enable-native-access=ALL-UNNAMED",
+            "-D$RELAUNCHED=true",
+        ) + inherited +
+            listOf("-cp", System.getProperty("java.class.path"), "serverbench.launcher.Main") +
+            args
         val child = ProcessBuilder(command).inheritIO().start()
         // Ctrl-C reaches the whole process group; a plain kill of this JVM must not orphan the run.
-        Runtime.getRuntime().addShutdownHook(Thread {
-            if (child.isAlive) {
-                child.destroy()
-                child.waitFor(10, TimeUnit.SECONDS)
-            }
-        })
+        Runtime.getRuntime().addShutdownHook(
+            Thread {
+                if (child.isAlive) {
+                    child.destroy()
+                    child.waitFor(10, TimeUnit.SECONDS)
+                }
+            },
+        )
         return child.waitFor()
     }
 }

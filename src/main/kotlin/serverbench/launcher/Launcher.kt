@@ -35,11 +35,30 @@ object Launcher {
         }
         val listing = Runner(cmd)
         when {
-            cmd.shouldHelp() -> { cmd.showHelp(); return 0 }
-            cmd.shouldList() -> { listing.list(); return 0 }
-            cmd.shouldListWithParams() -> { listing.listWithParams(cmd); return 0 }
-            cmd.shouldListProfilers() -> { cmd.listProfilers(); return 0 }
-            cmd.shouldListResultFormats() -> { cmd.listResultFormats(); return 0 }
+            cmd.shouldHelp() -> {
+                cmd.showHelp()
+                return 0
+            }
+
+            cmd.shouldList() -> {
+                listing.list()
+                return 0
+            }
+
+            cmd.shouldListWithParams() -> {
+                listing.listWithParams(cmd)
+                return 0
+            }
+
+            cmd.shouldListProfilers() -> {
+                cmd.listProfilers()
+                return 0
+            }
+
+            cmd.shouldListResultFormats() -> {
+                cmd.listResultFormats()
+                return 0
+            }
         }
         unsupported(cmd)?.let {
             System.err.println("serverbench: $it")
@@ -53,9 +72,12 @@ object Launcher {
             return USAGE
         }
         if (planned.isEmpty()) {
-            System.err.println("No benchmark matches ${cmd.includes.joinToString(" ") { "'$it'" }}. Patterns are regular " +
-                "expressions matched anywhere in serverbench.benchmarks.<Class>.<method>.${suggestion(cmd.includes, Plan.allBenchmarks())} " +
-                "List them with: java -jar target/benchmarks.jar -l")
+            val patterns = cmd.includes.joinToString(" ") { "'$it'" }
+            val meant = suggestion(cmd.includes, Plan.allBenchmarks())
+            System.err.println(
+                "No benchmark matches $patterns. Patterns are regular expressions matched anywhere in " +
+                    "serverbench.benchmarks.<Class>.<method>.$meant List them with: java -jar target/benchmarks.jar -l",
+            )
             return USAGE
         }
         // A bad profiler option must fail here, in one line, not inside JMH as a reflection stack trace.
@@ -76,8 +98,11 @@ object Launcher {
                 return USAGE
             }
             planned.firstOrNull { flame.overhead && it.measurementIterations < 8 }?.let {
-                System.err.println("serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks " +
-                    "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); ${it.benchmark.removePrefix("serverbench.benchmarks.")} has ${it.measurementIterations}")
+                val name = it.benchmark.removePrefix("serverbench.benchmarks.")
+                System.err.println(
+                    "serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks " +
+                        "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); $name has ${it.measurementIterations}",
+                )
                 return USAGE
             }
             if (flamegraphs == null) flamegraphs = flame
@@ -95,16 +120,21 @@ object Launcher {
         }
 
         val resultFile = if (cmd.result.hasValue() || cmd.resultFormat.hasValue()) {
-            cmd.result.orElse("${Defaults.RESULT_FILE_PREFIX}.${cmd.resultFormat.orElse(Defaults.RESULT_FORMAT).toString().lowercase()}")
+            val extension = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT).toString().lowercase()
+            cmd.result.orElse("${Defaults.RESULT_FILE_PREFIX}.$extension")
         } else {
             null
         }
         val resultFormat = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT)
         if (resultFile != null) {
             try {
-                ResultFiles.keepPrevious(resultFile)?.let { println("serverbench: $resultFile already existed; its results were moved to $it") }
+                ResultFiles.keepPrevious(resultFile)?.let {
+                    println("serverbench: $resultFile already existed; its results were moved to $it")
+                }
             } catch (e: java.io.IOException) {
-                System.err.println("serverbench: -rff $resultFile: cannot move the existing file aside ($e); nothing was run")
+                System.err.println(
+                    "serverbench: -rff $resultFile: cannot move the existing file aside ($e); nothing was run",
+                )
                 return USAGE
             }
         }
@@ -116,8 +146,11 @@ object Launcher {
             System.err.println("serverbench: -prof flame: ${e.message}; nothing was run")
             return USAGE
         }
-        val runOptions = if (session == null) options
-            else options(CommandLineOptions(*withProfilerAliases(given, session)), System.getProperties())
+        val runOptions = if (session == null) {
+            options
+        } else {
+            options(CommandLineOptions(*withProfilerAliases(given, session)), System.getProperties())
+        }
         val sessionDir = session?.let { File(flamegraphs!!.dir, it) }
         val verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY)
         return Console.open(System.getProperty(Console.LOG_PROPERTY)).use { console ->
@@ -147,9 +180,13 @@ object Launcher {
         val a = args[i]
         val flame = FlameProfiler::class.java.name
         val named = if (a == "flame" || a.startsWith("flame:")) flame + a.removePrefix("flame") else a
-        if (i == 0 || args[i - 1] != "-prof" || (named != flame && !named.startsWith("$flame:"))) a
-        else if (session == null) named
-        else "$named${if (named == flame) ":" else ";"}session=$session"
+        if (i == 0 || args[i - 1] != "-prof" || (named != flame && !named.startsWith("$flame:"))) {
+            a
+        } else if (session == null) {
+            named
+        } else {
+            "$named${if (named == flame) ":" else ";"}session=$session"
+        }
     }
 
     fun options(cmd: Options, properties: java.util.Properties): Options {
@@ -158,7 +195,10 @@ object Launcher {
             builder.addProfiler(LoadMetricsProfiler::class.java)
         }
         val forwarded = properties.stringPropertyNames()
-            .filter { it.startsWith("serverbench.") && !it.startsWith("serverbench.internal.") && it != Console.LOG_PROPERTY }
+            .filter {
+                it.startsWith("serverbench.") && !it.startsWith("serverbench.internal.") &&
+                    it != Console.LOG_PROPERTY
+            }
             .sorted()
             .map { "-D$it=${properties.getProperty(it)}" }
         val user = cmd.jvmArgsAppend.orElse(emptyList())
@@ -181,8 +221,12 @@ object Launcher {
         }
         // A plain name with a typo: the benchmarks within a few edits of it, as Class.method or method.
         val close = includes.filter { Regex("^[\\w.]+$").matches(it) }.flatMap { p ->
-            names.map { n -> n to minOf(editDistance(p.lowercase(), n.lowercase()),
-                editDistance(p.lowercase(), n.substringAfter('.').lowercase())) }
+            names.map { n ->
+                n to minOf(
+                    editDistance(p.lowercase(), n.lowercase()),
+                    editDistance(p.lowercase(), n.substringAfter('.').lowercase()),
+                )
+            }
                 .filter { it.second <= maxOf(2, p.length / 5) }.sortedBy { it.second }.map { it.first }
         }.distinct().take(3)
         return if (close.isEmpty()) "" else " Did you mean ${close.joinToString(" or ") { "'$it'" }}?"

@@ -74,8 +74,7 @@ object ParamCheck {
     const val MOUNTINFO_PROPERTY = "serverbench.internal.mountinfo"
 
     /** The placement a planned run asks for (values already checked). */
-    fun placement(run: Plan.Run): CpuPlacement = CpuPlacement.of(
-        run.params[CpuPlacement.CPUS] ?: CpuPlacement.UNLIMITED, run.params[CpuPlacement.CPUSET] ?: CpuPlacement.NONE, CORES)
+    fun placement(run: Plan.Run): CpuPlacement = CpuPlacement.of(run.params[CpuPlacement.CPUS] ?: CpuPlacement.UNLIMITED, run.params[CpuPlacement.CPUSET] ?: CpuPlacement.NONE, CORES)
 
     private fun descriptorsPerConnection(run: Plan.Run): Int = runCatching {
         (Class.forName(run.className).getDeclaredConstructor().newInstance() as HttpBenchmark).descriptorsPerConnection

@@ -35,7 +35,15 @@ object Plan {
             params.entries.filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
                 .let { e -> if (e.isEmpty()) "" else e.joinToString(", ", " (", ")") { "${it.key}=${it.value}" } }
 
-        fun with(name: String, value: String) = Run(benchmark, mode, LinkedHashMap(params).also { it[name] = value }, estimateSeconds, measurementIterations)
+        fun with(name: String, value: String) = Run(
+            benchmark,
+            mode,
+            LinkedHashMap(params).also {
+                it[name] = value
+            },
+            estimateSeconds,
+            measurementIterations,
+        )
 
         /** Identity for de-duplication: the same benchmark with the same parameter values runs once. */
         val key: String get() = "$benchmark $mode $params"
@@ -48,9 +56,8 @@ object Plan {
     private fun silentOutput() =
         OutputFormatFactory.createFormatInstance(PrintStream(OutputStream.nullOutputStream()), VerboseMode.SILENT)
 
-    private fun entries(options: Options): Set<BenchmarkListEntry> {
-        return BenchmarkList.defaultList().find(silentOutput(), options.includes, options.excludes)
-    }
+    private fun entries(options: Options): Set<BenchmarkListEntry> =
+        BenchmarkList.defaultList().find(silentOutput(), options.includes, options.excludes)
 
     /** Every benchmark method in the jar, `serverbench.benchmarks.Class.method`. */
     fun allBenchmarks(): List<String> =
@@ -72,7 +79,9 @@ object Plan {
                 combos = combos.flatMap { c -> values.map { v -> LinkedHashMap(c).also { it[name] = v } } }
             }
             val estimate = estimateSeconds(options, entry, entry.username.substringBeforeLast('.'))
-            val iterations = options.measurementIterations.orElse(entry.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS))
+            val iterations = options.measurementIterations.orElse(
+                entry.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS),
+            )
             for (mode in modes) for (c in combos) out += Run(entry.username, mode, c, estimate, iterations)
         }
         return out
@@ -83,16 +92,21 @@ object Plan {
             o.warmupForkCount.orElse(e.warmupForks.orElse(Defaults.WARMUP_FORKS))
         val warmup = o.warmupIterations.orElse(e.warmupIterations.orElse(Defaults.WARMUP_ITERATIONS)) *
             seconds(o.warmupTime.orElse(e.warmupTime.orElse(Defaults.WARMUP_TIME)))
-        val measurement = o.measurementIterations.orElse(e.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS)) *
-            seconds(o.measurementTime.orElse(e.measurementTime.orElse(Defaults.MEASUREMENT_TIME)))
-        val steady = if (System.getProperty(SteadyWarmup.PROPERTY, "auto").trim() == "off") 0
-        else minOf(STEADY_WARMUP_SECONDS, runCatching { SteadyWarmup.maxSeconds(benchmarkClass) }.getOrDefault(0))
+        val measurement =
+            o.measurementIterations.orElse(e.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS)) *
+                seconds(o.measurementTime.orElse(e.measurementTime.orElse(Defaults.MEASUREMENT_TIME)))
+        val steady = if (System.getProperty(SteadyWarmup.PROPERTY, "auto").trim() == "off") {
+            0
+        } else {
+            minOf(STEADY_WARMUP_SECONDS, runCatching { SteadyWarmup.maxSeconds(benchmarkClass) }.getOrDefault(0))
+        }
         return forks * (steady + warmup + measurement + SERVER_START_SECONDS)
     }
 
     private fun seconds(t: TimeValue): Long = t.convertTo(TimeUnit.MILLISECONDS).let { (it + 999) / 1000 }
 
     private const val SERVER_START_SECONDS = 3L
+
     /** The steady-state warmup's typical length here (README, "Warmup"); it ends between 5 s and its limit. */
     private const val STEADY_WARMUP_SECONDS = 30L
 }

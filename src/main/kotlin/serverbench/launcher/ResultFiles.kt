@@ -26,7 +26,9 @@ object ResultFiles {
         if (target.parentFile?.canWrite() == false) throw java.io.IOException("${target.parentFile} is not writable")
         // An empty file holds no results (e.g. one a script created for us): nothing to keep.
         if (!target.exists() || target.length() == 0L) return null
-        val stamp = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(java.time.ZoneId.systemDefault())
+        val stamp = java.time.format.DateTimeFormatter.ofPattern(
+            "yyyyMMdd-HHmmss",
+        ).withZone(java.time.ZoneId.systemDefault())
             .format(java.time.Instant.ofEpochMilli(target.lastModified()))
         val base = target.name.substringBeforeLast('.', target.name)
         val ext = target.name.substringAfterLast('.', "").let { if (it.isEmpty()) "" else ".$it" }
@@ -42,8 +44,12 @@ object ResultFiles {
      * JSON, an entry whose run made [profiles] lists them (field [ProfileLayout.FIELD], paths relative to the file's
      * directory), so a report links the graphs of that run and of no other.
      */
-    fun write(results: Collection<RunResult>, file: String, format: ResultFormatType,
-              profiles: (RunResult) -> List<File> = { emptyList() }) {
+    fun write(
+        results: Collection<RunResult>,
+        file: String,
+        format: ResultFormatType,
+        profiles: (RunResult) -> List<File> = { emptyList() },
+    ) {
         val target = File(file).absoluteFile
         target.parentFile?.mkdirs()
         val temp = File(target.parentFile, ".${target.name}.tmp")

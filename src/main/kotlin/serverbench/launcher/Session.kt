@@ -37,21 +37,29 @@ class Session(
         val started = System.nanoTime()
         fun elapsed() = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)
 
-        console.info("serverbench: ${runs.size} run${if (runs.size == 1) "" else "s"} planned, estimated duration " +
-            "${Progress.duration(runs.sumOf { it.estimateSeconds })} (forks x (warmup + measurement + ~3 s server start))")
+        val estimate = Progress.duration(runs.sumOf { it.estimateSeconds })
+        console.info(
+            "serverbench: ${runs.size} run${if (runs.size == 1) "" else "s"} planned, estimated duration " +
+                "$estimate (forks x (warmup + measurement + ~3 s server start))",
+        )
         if (console.compact) {
             RunLine.common(runs)?.let { console.info("serverbench: $it") }
             console.info("serverbench: JMH's full output goes to ${console.logFile}")
         }
         for ((i, run) in runs.withIndex()) {
-            if (console.compact) console.started(RunLine.name(i, runs, Progress.eta(i, runs, elapsed())))
-            else console.info(Progress.line(i, runs, elapsed()))
+            if (console.compact) {
+                console.started(RunLine.name(i, runs, Progress.eta(i, runs, elapsed())))
+            } else {
+                console.info(Progress.line(i, runs, elapsed()))
+            }
             out.takeFailure()
             try {
                 val complete = Runner(SingleRun(options, run), out).run().filter { Completeness.isComplete(it) }
-                if (profileDir != null) complete.forEach { r ->
-                    val params = r.params.paramsKeys.associateWith { r.params.getParam(it) }
-                    profiles[r] = ProfileLayout.made(profileDir, r.params.benchmark, params)
+                if (profileDir != null) {
+                    complete.forEach { r ->
+                        val params = r.params.paramsKeys.associateWith { r.params.getParam(it) }
+                        profiles[r] = ProfileLayout.made(profileDir, r.params.benchmark, params)
+                    }
                 }
                 if (complete.isEmpty()) {
                     val why = out.takeFailure()
@@ -83,15 +91,20 @@ class Session(
 
         out.finish(results, elapsed())
         if (resultFile != null) {
-            if (results.isNotEmpty()) console.info("\nBenchmark result is saved to $resultFile (${results.size} completed runs)")
-            else console.info("\nNo completed run: $resultFile was not written")
+            if (results.isNotEmpty()) {
+                console.info("\nBenchmark result is saved to $resultFile (${results.size} completed runs)")
+            } else {
+                console.info("\nNo completed run: $resultFile was not written")
+            }
         }
         if (failed.isNotEmpty()) {
             // JMH itself would exit 0 here, and count a run that failed after some iterations as a result.
             val notRun = runs.size - results.size - failed.size
-            console.error("serverbench: ${failed.size} of ${runs.size} benchmark runs failed" +
-                (if (notRun > 0) " ($notRun not run after the failure, -foe)" else "") +
-                "; the results hold the other ${results.size}: ${failed.joinToString("; ")}")
+            console.error(
+                "serverbench: ${failed.size} of ${runs.size} benchmark runs failed" +
+                    (if (notRun > 0) " ($notRun not run after the failure, -foe)" else "") +
+                    "; the results hold the other ${results.size}: ${failed.joinToString("; ")}",
+            )
             return 1
         }
         return 0
@@ -107,8 +120,10 @@ class Session(
         } else {
             // e.g. "Another JMH instance might be running": JMH's own words say what to do; the stack does not.
             val why = generateSequence<Throwable>(e) { it.cause }.mapNotNull { it.message }.lastOrNull() ?: e.toString()
-            console.error("serverbench: ${why.lineSequence().first().removePrefix("ERROR: ")} " +
-                "(-v EXTRA shows the stack trace)")
+            console.error(
+                "serverbench: ${why.lineSequence().first().removePrefix("ERROR: ")} " +
+                    "(-v EXTRA shows the stack trace)",
+            )
         }
     }
 

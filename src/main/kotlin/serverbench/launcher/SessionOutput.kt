@@ -56,14 +56,18 @@ class SessionOutput(private val delegate: OutputFormat) : OutputFormat by delega
     }
 
     /** "java.lang.IllegalStateException: why" -> "why"; a LoadFailure prints as "serverbench: why" -> "why". */
-    private fun reason(line: String): String =
-        Regex("^[\\w.$]+(?:Exception|Error|Failure): (.*)$").find(line.trim())?.groupValues?.get(1)?.removePrefix("serverbench: ") ?: line.trim().removePrefix("serverbench: ")
+    private fun reason(line: String): String = Regex(
+        "^[\\w.$]+(?:Exception|Error|Failure): (.*)$",
+    ).find(line.trim())?.groupValues?.get(1)?.removePrefix("serverbench: ")
+        ?: line.trim().removePrefix("serverbench: ")
 
     override fun endBenchmark(result: BenchmarkResult?) {
         if (result == null || Completeness.isComplete(result)) return delegate.endBenchmark(result)
-        delegate.println("serverbench: ${RunName.of(result.params)} FAILED after ${result.iterationResults.size} " +
-            "of ${result.params.measurement.count * maxOf(1, result.params.forks)} measurement iterations; its partial " +
-            "numbers are discarded")
+        val planned = result.params.measurement.count * maxOf(1, result.params.forks)
+        delegate.println(
+            "serverbench: ${RunName.of(result.params)} FAILED after ${result.iterationResults.size} " +
+                "of $planned measurement iterations; its partial numbers are discarded",
+        )
         delegate.println("")
     }
 }

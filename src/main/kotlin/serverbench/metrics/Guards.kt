@@ -4,17 +4,18 @@ import serverbench.client.ClientSettings
 import serverbench.client.LoadClient
 
 /**
- * Checks that a measured iteration's figures can be trusted; each fired guard is a warning line in the console (once per
- * run, by the benchmark) and a `warning.<name>` secondary result in the JSON: the fraction of measured iterations in
- * which it fired (0 = never).
+ * Checks that a measured iteration's figures can be trusted; each fired guard is a warning line in the console (once
+ * per run, by the benchmark) and a `warning.<name>` secondary result in the JSON: the fraction of measured iterations
+ * in which it fired (0 = never).
  *
  * - `clientSaturated`: the client thread neared a whole core (≥ 0.9: it is the bottleneck, however many cores the
  *   machine has), or it used more than half a core while the machine's cores were ≥ 90 % busy (all processes, from
  *   `/proc/stat`: on a shared machine other processes keep this JVM below that). Client and server share the cores,
  *   so the client's CPU is taken from the server: req/s understates the server.
  * - `littlesLaw` (closed loop, iterations of at least 10 mean latencies): req/s × mean latency ÷ concurrency should be
- *   1 (each connection always has exactly one request in flight). Outside [0.9, 1.1], requests spent time the latency does not show (the client slow to send
- *   the next request, failures, reconnects), or the concurrency was not what was asked.
+ *   1 (each connection always has exactly one request in flight). Outside [0.9, 1.1], requests spent time the latency
+ *   does not show (the client slow to send the next request, failures, reconnects), or the concurrency was not what was
+ *   asked.
  * - `unanswered`: requests sent before the iteration were still unanswered at its end, older than the iteration and
  *   3 × its p99. A closed loop's latency covers answered requests only, so starved connections would otherwise be
  *   invisible until the client timeout.
@@ -26,8 +27,10 @@ object Guards {
     const val LITTLES_LAW = "littlesLaw"
     const val BEHIND_SCHEDULE = "behindSchedule"
     const val UNANSWERED = "unanswered"
+
     /** Run-level (see [Steadiness.notSteady]): measured iterations that trend or scatter too much to compare. */
     const val NOT_STEADY = "notSteady"
+
     /** The client thread alone at this share of a core is the bottleneck. */
     const val CLIENT_CORE = 0.9
 
@@ -41,31 +44,46 @@ object Guards {
         out[CLIENT_SATURATED] = when {
             clientCores >= CLIENT_CORE ->
                 "the load client's thread used %.2f of a core: the client is the bottleneck, so req/s understates the server".format(clientCores)
+
             clientCores > 0.5 && machineBusy >= 0.9 ->
-                ("the load client used %.2f cores while the machine's %d cores were %.0f %% busy: the client takes CPU from " +
-                    "the server, so req/s understates it").format(clientCores, cores, 100 * machineBusy)
+                (
+                    "the load client used %.2f cores while the machine's %d cores were %.0f %% busy: the client takes CPU from " +
+                        "the server, so req/s understates it"
+                    ).format(clientCores, cores, 100 * machineBusy)
+
             else -> null
         }
         out[UNANSWERED] = if (client.unanswered > 0) {
-            ("%d requests were still unanswered at the iteration's end after up to %.1f s, longer than the iteration and 3 × " +
-                "its p99: the server starves some connections (e.g. a blocked event loop that does not accept), and no " +
-                "latency figure includes their wait; a timeout (-D${ClientSettings.TIMEOUT_PROPERTY}) would turn them into errors")
+            (
+                "%d requests were still unanswered at the iteration's end after up to %.1f s, longer than the iteration and 3 × " +
+                    "its p99: the server starves some connections (e.g. a blocked event loop that does not accept), and no " +
+                    "latency figure includes their wait; a timeout (-D${ClientSettings.TIMEOUT_PROPERTY}) would turn them into errors"
+                )
                 .format(client.unanswered, client.oldestUnansweredNanos / 1e9)
-        } else null
+        } else {
+            null
+        }
         if (client.openLoop) {
             val sent = client.successes + client.failures.total
             val lateShare = if (sent > 0) client.late.toDouble() / sent else 0.0
             out[BEHIND_SCHEDULE] = if (lateShare > 0.01 || client.dropped > 0) {
-                val why = if (client.capReached) "all ${client.connections} connections were busy at times (raise -p concurrency, or the server cannot take -p rate)"
-                else "the client itself could not keep up (the machine is saturated)"
+                val why = if (client.capReached) {
+                    "all ${client.connections} connections were busy at times (raise -p concurrency, or the server cannot take -p rate)"
+                } else {
+                    "the client itself could not keep up (the machine is saturated)"
+                }
                 "open loop fell behind its schedule of %s req/s: %d of %d requests went out over 1 ms late, %d dropped; %s"
                     .format(LoadClient.rateText(client.rate), client.late, sent, client.dropped, why)
-            } else null
+            } else {
+                null
+            }
         } else {
             val ratio = littlesLawRatio(report)
             out[LITTLES_LAW] = if (!ratio.isNaN() && (ratio < 0.9 || ratio > 1.1)) {
                 "Little's law does not hold: req/s × mean latency ÷ concurrency = %.3f, outside [0.9, 1.1]: requests spent time the latency does not show (client slow to send, failures or reconnects)".format(ratio)
-            } else null
+            } else {
+                null
+            }
         }
         return out
     }
@@ -75,8 +93,7 @@ object Guards {
      * (not checked) when the iteration is shorter than 10 mean latencies: the law holds over long windows, and in a
      * short one the requests straddling its edges dominate (measured: 0.8–1.2 for 13 s requests in 3 s iterations).
      */
-    fun littlesLawRatio(report: IterationReport): Double =
-        littlesLawTerms(report)?.let { (latency, connection) -> latency / connection } ?: Double.NaN
+    fun littlesLawRatio(report: IterationReport): Double = littlesLawTerms(report)?.let { (latency, connection) -> latency / connection } ?: Double.NaN
 
     /**
      * The ratio's terms, so iterations pool as sums: seconds of latency of the successes (successes × mean latency),

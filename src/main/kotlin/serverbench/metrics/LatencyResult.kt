@@ -51,9 +51,13 @@ class LatencyResult private constructor(
             val same = known.firstOrNull { (its, _) ->
                 its.size == iterations.size && its.zip(iterations).all { (a, b) -> a === b }
             }
-            bootstrap = if (same != null) same.second else bootstrap(iterations).also {
-                known += iterations to it
-                if (known.size > 4) known.removeAt(0)
+            bootstrap = if (same != null) {
+                same.second
+            } else {
+                bootstrap(iterations).also {
+                    known += iterations to it
+                    if (known.size > 4) known.removeAt(0)
+                }
             }
             bootstrapDone = true
         }
@@ -115,6 +119,7 @@ class LatencyResult private constructor(
             return "  $this (${interval ?: ""}of all measured requests; per iteration: ${statistics.n} values, " +
                 "min ${"%.3f".format(statistics.min)}, max ${"%.3f".format(statistics.max)})\n"
         }
+
         // Derivatives are recomputed from the merged histogram, never aggregated; JMH still asks for aggregators.
         override fun getThreadAggregator(): Aggregator<PercentileResult> = Aggregator { it.first() }
         override fun getIterationAggregator(): Aggregator<PercentileResult> = Aggregator { it.first() }

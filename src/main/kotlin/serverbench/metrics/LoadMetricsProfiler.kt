@@ -24,7 +24,8 @@ import serverbench.client.FailureKind
  * measurement iterations only: warmup figures never reach the results.
  */
 class LoadMetricsProfiler : InternalProfiler {
-    override fun getDescription() = "serverbench load-client metrics (latency percentiles, errors, client CPU); always on"
+    override fun getDescription() =
+        "serverbench load-client metrics (latency percentiles, errors, client CPU); always on"
 
     override fun beforeIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams) {
         ClientReports.take() // nothing from an earlier iteration may be attributed to this one
@@ -45,11 +46,20 @@ class LoadMetricsProfiler : InternalProfiler {
             val client = report.client
             val out = ArrayList<Result<*>>()
             if (client.latencyMicros.totalCount > 0) out += LatencyResult(client.latencyMicros)
-            client.uncorrectedLatencyMicros?.takeIf { it.totalCount > 0 }?.let { out += LatencyResult(it, LatencyResult.UNCORRECTED_PREFIX) }
+            client.uncorrectedLatencyMicros?.takeIf { it.totalCount > 0 }?.let {
+                out +=
+                    LatencyResult(it, LatencyResult.UNCORRECTED_PREFIX)
+            }
             if (client.openLoop) {
                 out += ScalarResult("openLoop.late", client.late.toDouble(), "count", AggregationPolicy.SUM)
                 out += ScalarResult("openLoop.dropped", client.dropped.toDouble(), "count", AggregationPolicy.SUM)
-                out += ScalarResult("openLoop.connections", client.maxConnections.toDouble(), "connections", AggregationPolicy.MAX)
+                out +=
+                    ScalarResult(
+                        "openLoop.connections",
+                        client.maxConnections.toDouble(),
+                        "connections",
+                        AggregationPolicy.MAX,
+                    )
             } else {
                 // Pooled over the iterations where it is defined (a ScalarResult would be averaged with JMH's zeros).
                 Guards.littlesLawTerms(report)?.let { (latencySeconds, connectionSeconds) ->
@@ -61,13 +71,34 @@ class LoadMetricsProfiler : InternalProfiler {
             }
             // Run-level: reported once per fork, on its last iteration; MAX ignores the zeros JMH fills in elsewhere.
             if (report.lastMeasurement) {
-                out += ScalarResult("warning.${Guards.NOT_STEADY}", if (report.notSteady != null) 1.0 else 0.0, "flag", AggregationPolicy.MAX)
+                out +=
+                    ScalarResult(
+                        "warning.${Guards.NOT_STEADY}",
+                        if (report.notSteady !=
+                            null
+                        ) {
+                            1.0
+                        } else {
+                            0.0
+                        },
+                        "flag",
+                        AggregationPolicy.MAX,
+                    )
             }
-            if (report.warmupSeconds >= 0) out += ScalarResult("warmup.seconds", report.warmupSeconds, "s", AggregationPolicy.MAX)
+            if (report.warmupSeconds >=
+                0
+            ) {
+                out += ScalarResult("warmup.seconds", report.warmupSeconds, "s", AggregationPolicy.MAX)
+            }
             out += ScalarResult("errors", client.failures.total.toDouble(), "count", AggregationPolicy.SUM)
             for (kind in FailureKind.entries) {
                 val n = client.failures[kind]
-                if (n > 0) out += ScalarResult("errors.${kind.name.lowercase()}", n.toDouble(), "count", AggregationPolicy.SUM)
+                if (n >
+                    0
+                ) {
+                    out +=
+                        ScalarResult("errors.${kind.name.lowercase()}", n.toDouble(), "count", AggregationPolicy.SUM)
+                }
             }
             if (client.unanswered > 0) {
                 out += ScalarResult("unanswered", client.unanswered.toDouble(), "requests", AggregationPolicy.MAX)
@@ -84,7 +115,10 @@ class LoadMetricsProfiler : InternalProfiler {
                 val server = (resources.processCpuNanos - client.clientCpuNanos).coerceAtLeast(0).toDouble()
                 out += RatioResult("server.cpu", "cores", server, wall)
                 out += RatioResult("server.cpuPerReq", "ms", server, requests, scale = 1e-6)
-                report.budget?.cpus?.let { cpus -> out += RatioResult("server.cpuOfBudget", "share", server, wall * cpus) }
+                report.budget?.cpus?.let { cpus ->
+                    out +=
+                        RatioResult("server.cpuOfBudget", "share", server, wall * cpus)
+                }
             }
             report.budget?.throttling?.let { t ->
                 // Shares of CFS periods, and time throttled per second of wall: what the quota took from the server.
@@ -99,10 +133,20 @@ class LoadMetricsProfiler : InternalProfiler {
             }
             out += ScalarResult("threads.peak", resources.peakThreads.toDouble(), "threads", AggregationPolicy.MAX)
             if (resources.inFlightMax >= 0) {
-                out += ScalarResult("server.inFlightMax", resources.inFlightMax.toDouble(), "requests", AggregationPolicy.MAX)
+                out +=
+                    ScalarResult(
+                        "server.inFlightMax",
+                        resources.inFlightMax.toDouble(),
+                        "requests",
+                        AggregationPolicy.MAX,
+                    )
             }
             // A long run (a soak) shows a leak as growth of these from iteration to iteration (JSON rawData).
-            if (resources.openFds >= 0) out += ScalarResult("fds.open", resources.openFds.toDouble(), "fds", AggregationPolicy.MAX)
+            if (resources.openFds >=
+                0
+            ) {
+                out += ScalarResult("fds.open", resources.openFds.toDouble(), "fds", AggregationPolicy.MAX)
+            }
             if (resources.heapAfterGcBytes >= 0) {
                 out += ScalarResult("heap.afterGc", resources.heapAfterGcBytes / 1048576.0, "MB", AggregationPolicy.MAX)
             }

@@ -22,7 +22,11 @@ class RatioResult private constructor(
 ) : Result<RatioResult>(ResultRole.SECONDARY, label, ListStatistics(perIteration), unit, AggregationPolicy.AVG) {
 
     constructor(label: String, unit: String, numerator: Double, denominator: Double, scale: Double = 1.0) : this(
-        label, unit, numerator, denominator, scale,
+        label,
+        unit,
+        numerator,
+        denominator,
+        scale,
         if (denominator > 0) doubleArrayOf(numerator / denominator * scale) else DoubleArray(0),
     )
 
@@ -42,8 +46,16 @@ class RatioResult private constructor(
 
         private val SUM = Aggregator<RatioResult> { results ->
             val first = results.first()
-            RatioResult(first.label, first.scoreUnit, results.sumOf { it.numerator }, results.sumOf { it.denominator }, first.scale,
-                results.flatMap { it.perIteration.asIterable() }.toDoubleArray())
+            RatioResult(
+                first.label,
+                first.scoreUnit,
+                results.sumOf {
+                    it.numerator
+                },
+                results.sumOf { it.denominator },
+                first.scale,
+                results.flatMap { it.perIteration.asIterable() }.toDoubleArray(),
+            )
         }
     }
 }

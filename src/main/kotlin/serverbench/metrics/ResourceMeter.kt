@@ -19,13 +19,21 @@ class ResourceMeter(
     private val threads = ManagementFactory.getThreadMXBean()
     private val os = ManagementFactory.getOperatingSystemMXBean() as? com.sun.management.OperatingSystemMXBean
     private val hotspotThreads = threads as? com.sun.management.ThreadMXBean
+
     /**
      * HotSpot (JDK 16+) counts the allocations of threads that already ended too; looked up reflectively because
      * other JVMs may lack it, and then only live threads can be asked.
      */
-    private val totalAllocated = if (!useTotal) null else runCatching {
-        com.sun.management.ThreadMXBean::class.java.getMethod("getTotalThreadAllocatedBytes")
-    }.getOrNull()?.takeIf { hotspotThreads != null && runCatching { it.invoke(hotspotThreads) as Long >= 0 }.getOrDefault(false) }
+    private val totalAllocated = if (!useTotal) {
+        null
+    } else {
+        runCatching {
+            com.sun.management.ThreadMXBean::class.java.getMethod("getTotalThreadAllocatedBytes")
+        }.getOrNull()?.takeIf {
+            hotspotThreads != null &&
+                runCatching { it.invoke(hotspotThreads) as Long >= 0 }.getOrDefault(false)
+        }
+    }
 
     private var cpuStart = 0L
     private var allocatedStart = 0L

@@ -18,10 +18,13 @@ import kotlin.math.sqrt
 object Steadiness {
     /** Warmup: figures compared (the last k windows). */
     const val WINDOWS = 5
+
     /** Warmup: the CV and the total drift across the last [WINDOWS] windows that count as steady, at the least. */
     const val TOLERANCE = 0.03
+
     /** Measured iterations: JMH's 99.9 % half-interval beyond this share of the score is not steady. */
     const val MAX_INTERVAL = 0.10
+
     /**
      * Measured iterations: a trend counts when Mann-Kendall's two-sided p is below this and it moved the score by over
      * [MIN_TREND].

@@ -16,15 +16,27 @@ import java.io.StringWriter
 class FlameOptions(initLine: String) {
     // No abbreviations: jopt-simple would otherwise read `colour=red` as `-c olour=red`, that is cstack.
     private val parser = OptionParser(false)
-    private val eventSpec = option("event", "What to sample: ${EVENTS.joinToString("|")} (default: wall for the " +
-        "families whose handlers wait, cpu otherwise)", "event")
-    private val intervalSpec = option("interval", "Sampling interval in the event's units (ns, or bytes for alloc; " +
-        "async-profiler's suffixes such as 10ms or 512k work)", "n")
+    private val eventSpec = option(
+        "event",
+        "What to sample: ${EVENTS.joinToString("|")} (default: wall for the " +
+            "families whose handlers wait, cpu otherwise)",
+        "event",
+    )
+    private val intervalSpec = option(
+        "interval",
+        "Sampling interval in the event's units (ns, or bytes for alloc; " +
+            "async-profiler's suffixes such as 10ms or 512k work)",
+        "n",
+    )
     private val threadsSpec = option("threads", "server: leave out the load client's thread; all: every thread", "who")
     private val dirSpec = option("dir", "Directory the graphs go to", "path")
-    private val cstackSpec = option("cstack", "async-profiler's native stack walking (default vm for cpu and wall)", "mode")
-    private val overheadSpec: OptionSpec<String> = parser.accepts("overhead", "Measure profiling's cost in ABBA " +
-        "blocks of four measurement iterations (needs -i 8 or more)").withOptionalArg()
+    private val cstackSpec =
+        option("cstack", "async-profiler's native stack walking (default vm for cpu and wall)", "mode")
+    private val overheadSpec: OptionSpec<String> = parser.accepts(
+        "overhead",
+        "Measure profiling's cost in ABBA " +
+            "blocks of four measurement iterations (needs -i 8 or more)",
+    ).withOptionalArg()
     private val sessionSpec = option("session", "Set by the launcher: this session's directory under dir", "name")
     private val helpSpec = parser.accepts("help", "Print these options")
 
@@ -32,7 +44,10 @@ class FlameOptions(initLine: String) {
         // As `-prof flame:` takes them (name=value), not as jopt-simple's own --name.
         parser.formatHelpWith { options ->
             val shown = options.values.distinct().filterNot { it.representsNonOptions() }
-                .map { d -> d.options().first() + (if (d.requiresArgument()) "=<${d.argumentDescription()}>" else "") to d }
+                .map { d ->
+                    d.options().first() + (if (d.requiresArgument()) "=<${d.argumentDescription()}>" else "") to
+                        d
+                }
             val width = shown.maxOf { it.first.length } + 2
             shown.joinToString("\n", postfix = "\n") { (name, d) -> "  " + name.padEnd(width) + d.description() }
         }
@@ -60,7 +75,9 @@ class FlameOptions(initLine: String) {
     val overhead: Boolean = set.has(overheadSpec) && set.valueOf(overheadSpec) != "false"
 
     init {
-        set.nonOptionArguments().firstOrNull()?.let { throw ProfilerException("flame: unhandled option '$it'; ${allowed()}") }
+        set.nonOptionArguments().firstOrNull()?.let {
+            throw ProfilerException("flame: unhandled option '$it'; ${allowed()}")
+        }
         check(set.valueOf(overheadSpec) in setOf(null, "", "true", "false")) {
             "overhead takes no value (or true/false), was '${set.valueOf(overheadSpec)}'"
         }
@@ -68,8 +85,7 @@ class FlameOptions(initLine: String) {
         check(threads in setOf("server", "all")) { "threads must be server or all, was '$threads'" }
     }
 
-    private fun option(name: String, description: String, value: String): OptionSpec<String> =
-        parser.accepts(name, description).withRequiredArg().describedAs(value)
+    private fun option(name: String, description: String, value: String): OptionSpec<String> = parser.accepts(name, description).withRequiredArg().describedAs(value)
 
     private fun allowed() = "allowed: event, interval, threads, dir, cstack, overhead (flame:help describes them)"
 
@@ -78,7 +94,8 @@ class FlameOptions(initLine: String) {
     }
 
     companion object {
-        /** ctimer, itimer and cpu-clock (perf_events) are cpu sampling with a named engine; `cpu` is ctimer on Linux. */
+        /** ctimer, itimer and cpu-clock (perf_events) are cpu sampling with a named engine; `cpu` is ctimer on Linux.
+         * */
         val EVENTS = listOf("cpu", "wall", "alloc", "lock", "ctimer", "itimer", "cpu-clock")
     }
 }

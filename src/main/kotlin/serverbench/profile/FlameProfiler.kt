@@ -13,7 +13,8 @@ import java.time.Instant
 /**
  * `-prof flame[:event=cpu|wall|…;interval=N;threads=server|all;dir=profiles;cstack=…;overhead]` ([FlameOptions];
  * `flame:help` lists them): async-profiler from its Maven artifact (the native library is inside the jar: nothing to
- * install, no libPath), run inside the fork over the measurement iterations only, writing an HTML flamegraph per fork to
+ * install, no libPath), run inside the fork over the measurement iterations only, writing an HTML flamegraph per fork
+ * to
  * `profiles/<session>/<Class.method>/<param=value,...>/<event>[-pid<N>].html` with a `.txt` beside it recording the
  * event, the sampling engine, the sample count, the JDK and the parameters. `session` is the launcher's (its start
  * time, passed as `session=`), which then records in the result file which files each run made; without it (JMH run
@@ -74,7 +75,11 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         started = true
     }
 
-    override fun afterIteration(benchmarkParams: BenchmarkParams, iterationParams: IterationParams, result: IterationResult): Collection<Result<*>> {
+    override fun afterIteration(
+        benchmarkParams: BenchmarkParams,
+        iterationParams: IterationParams,
+        result: IterationResult,
+    ): Collection<Result<*>> {
         if (iterationParams.type != IterationType.MEASUREMENT) return emptyList()
         if (overhead) scores += result.primaryResult.score
         if (++measured < iterationParams.count) {
@@ -91,7 +96,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         val params = benchmarkParams.paramsKeys.associateWith { benchmarkParams.getParam(it) }
         val out = ProfileLayout.dir(session?.let { File(dir, it) } ?: dir, benchmarkParams.benchmark, params)
         out.mkdirs()
-        // One file per fork (named by its pid when there are several): JMH 1.37's own async profiler keeps only the last.
+        // One file per fork (named by its pid when there are several): JMH 1.37's own async profiler keeps only the
+        // last.
         val fork = if (benchmarkParams.forks > 1) "-pid${ProcessHandle.current().pid()}" else ""
         val html = File(out, "$event$fork.html")
         // async-profiler's command is comma-separated, and the directory name has commas: write beside, then move.
@@ -102,28 +108,35 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         val collapsed = File.createTempFile("serverbench-flame", ".collapsed")
         profiler.execute("dump,collapsed,file=${collapsed.absolutePath}$exclude")
         val weight = collapsed.useLines { lines -> lines.sumOf { it.substringAfterLast(' ').toLongOrNull() ?: 0L } }
-        java.nio.file.Files.move(collapsed.toPath(), File(out, "$event$fork.collapsed").toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+        java.nio.file.Files.move(
+            collapsed.toPath(),
+            File(out, "$event$fork.collapsed").toPath(),
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        )
         val title = ProfileLayout.htmlTitle(ProfileLayout.title(benchmarkParams.benchmark, params, event!!))
         profiler.execute("stop,file=${temp.absolutePath}$exclude,title=$title")
         java.nio.file.Files.move(temp.toPath(), html.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
         running = false
-        File(out, "$event$fork.txt").writeText(listOfNotNull(
-            "benchmark: ${benchmarkParams.benchmark}",
-            "params: ${benchmarkParams.paramsKeys.joinToString(", ") { "$it=${benchmarkParams.getParam(it)}" }}",
-            "event: $event${options.interval?.let { " (interval $it)" } ?: ""}",
-            "engine: ${SamplingEngines.engine(event!!)}",
-            "threads: ${if (threads == "server") "server (load client excluded)" else "all"}",
-            "samples: $samples (stack traces recorded, every thread)",
-            // They differ beyond the client's share for wall: async-profiler records an idle thread's run of ticks once.
-            "graph total: $weight (${if (threads == "server") "the load client left out; " else ""}" +
-                "a wall sample of an idle thread counts each tick it stood for)",
-            "measurement iterations: ${iterationParams.count} x ${iterationParams.time}" +
-                if (overhead) " (profiled: the 1st and 4th of every 4)" else "",
-            cost?.let { "overhead: ${it.describe()}" },
-            "jdk: ${System.getProperty("java.vm.name")} ${Runtime.version()}",
-            "async-profiler: ${profiler.version}",
-            "written: ${Instant.now()}",
-        ).joinToString("\n", postfix = "\n"))
+        File(out, "$event$fork.txt").writeText(
+            listOfNotNull(
+                "benchmark: ${benchmarkParams.benchmark}",
+                "params: ${benchmarkParams.paramsKeys.joinToString(", ") { "$it=${benchmarkParams.getParam(it)}" }}",
+                "event: $event${options.interval?.let { " (interval $it)" } ?: ""}",
+                "engine: ${SamplingEngines.engine(event!!)}",
+                "threads: ${if (threads == "server") "server (load client excluded)" else "all"}",
+                "samples: $samples (stack traces recorded, every thread)",
+                // They differ beyond the client's share for wall: async-profiler records an idle thread's run of ticks
+                // once.
+                "graph total: $weight (${if (threads == "server") "the load client left out; " else ""}" +
+                    "a wall sample of an idle thread counts each tick it stood for)",
+                "measurement iterations: ${iterationParams.count} x ${iterationParams.time}" +
+                    if (overhead) " (profiled: the 1st and 4th of every 4)" else "",
+                cost?.let { "overhead: ${it.describe()}" },
+                "jdk: ${System.getProperty("java.vm.name")} ${Runtime.version()}",
+                "async-profiler: ${profiler.version}",
+                "written: ${Instant.now()}",
+            ).joinToString("\n", postfix = "\n"),
+        )
         println("\nserverbench: flamegraph ${html.path} ($samples samples, $event)")
         if (cost == null) return emptyList()
         println("serverbench: profiling overhead ${cost.describe()}")
@@ -133,7 +146,14 @@ class FlameProfiler(initLine: String) : InternalProfiler {
     companion object {
         private val WAITING = listOf("BlockingIo", "Proxy", "CompletableFuture", "Delay")
 
-        fun defaultEvent(benchmark: String) = if (WAITING.any { benchmark.contains(".${it}Benchmark.") }) "wall" else "cpu"
+        fun defaultEvent(benchmark: String) = if (WAITING.any {
+                benchmark.contains(".${it}Benchmark.")
+            }
+        ) {
+            "wall"
+        } else {
+            "cpu"
+        }
 
         private fun profiler(): AsyncProfiler = AsyncProfiler.getInstance()
     }

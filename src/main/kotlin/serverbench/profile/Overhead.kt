@@ -14,7 +14,12 @@ class Overhead(val blockPercents: DoubleArray, val halfWidth: Double, val profil
     val blocks: Int get() = blockPercents.size
 
     fun describe(): String = "%.1f %% %s(mean of %d ABBA blocks; profiled iterations %.0f, plain %.0f ops/s)".format(
-        percent, if (halfWidth.isNaN()) "" else "± %.1f %% (95 %% CI) ".format(halfWidth), blocks, profiled, plain)
+        percent,
+        if (halfWidth.isNaN()) "" else "± %.1f %% (95 %% CI) ".format(halfWidth),
+        blocks,
+        profiled,
+        plain,
+    )
 
     companion object {
         /** ABBA: the 1st and 4th measurement iteration of every four are profiled. */
@@ -29,9 +34,12 @@ class Overhead(val blockPercents: DoubleArray, val halfWidth: Double, val profil
             val t = TDistribution((blocks.size - 1).coerceAtLeast(1).toDouble()).inverseCumulativeProbability(0.975)
             val half = if (blocks.size < 2) Double.NaN else t * sd / sqrt(blocks.size.toDouble())
             val used = scores.take(blocks.size * 4).withIndex()
-            return Overhead(blocks.toDoubleArray(), half,
+            return Overhead(
+                blocks.toDoubleArray(),
+                half,
                 used.filter { profiledIteration(it.index) }.map { it.value }.average(),
-                used.filterNot { profiledIteration(it.index) }.map { it.value }.average())
+                used.filterNot { profiledIteration(it.index) }.map { it.value }.average(),
+            )
         }
     }
 }

@@ -19,14 +19,15 @@ object SamplingEngines {
         if (event != "cpu-clock") return null
         if (!linux) return "flame: event=cpu-clock needs Linux perf_events; use event=cpu"
         val paranoid = perfEventParanoid()
-        return if (paranoid != null && paranoid > 2 && !perfCapable())
+        return if (paranoid != null && paranoid > 2 && !perfCapable()) {
             "flame: event=cpu-clock needs perf_events, which perf_event_paranoid=$paranoid forbids to this process " +
                 "(allow it with: sudo sysctl kernel.perf_event_paranoid=2); event=cpu samples without them"
-        else null
+        } else {
+            null
+        }
     }
 
-    private fun perfEventParanoid(): Int? =
-        runCatching { File("/proc/sys/kernel/perf_event_paranoid").readText().trim().toInt() }.getOrNull()
+    private fun perfEventParanoid(): Int? = runCatching { File("/proc/sys/kernel/perf_event_paranoid").readText().trim().toInt() }.getOrNull()
 
     /** CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set: the kernel then ignores perf_event_paranoid. */
     private fun perfCapable(): Boolean {
@@ -42,8 +43,13 @@ object SamplingEngines {
      * which frames it can see.
      */
     fun engine(event: String): String = when (event) {
-        "cpu" -> if (linux) "ctimer (serverbench's cpu on Linux: per-thread CPU-time timers, user-space stacks; " +
-            "event=cpu-clock for perf_events)" else "itimer (async-profiler's cpu on ${System.getProperty("os.name")})"
+        "cpu" -> if (linux) {
+            "ctimer (serverbench's cpu on Linux: per-thread CPU-time timers, user-space stacks; " +
+                "event=cpu-clock for perf_events)"
+        } else {
+            "itimer (async-profiler's cpu on ${System.getProperty("os.name")})"
+        }
+
         "cpu-clock" -> {
             val paranoid = perfEventParanoid()
             when {
@@ -52,10 +58,15 @@ object SamplingEngines {
                 else -> "perf_events (perf_event_paranoid=$paranoid: user-space stacks only)"
             }
         }
+
         "ctimer" -> "ctimer (chosen: per-thread CPU-time timers, signals)"
+
         "itimer" -> "itimer (chosen: one process-wide setitimer, signals)"
+
         "wall" -> "wall-clock timer (all threads, running or waiting)"
+
         "alloc" -> "TLAB allocation callbacks"
+
         else -> "JVM lock contention events"
     }
 }

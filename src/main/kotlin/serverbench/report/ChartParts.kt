@@ -80,9 +80,20 @@ class ErrorBarRenderer : XYLineAndShapeRenderer(true, true) {
         if (g2 is SVGGraphics2D) g2.setRenderingHint(SVGHints.KEY_END_GROUP, "series-line")
     }
 
-    override fun drawItem(g2: Graphics2D, state: XYItemRendererState, dataArea: Rectangle2D, info: PlotRenderingInfo?,
-                          plot: XYPlot, domainAxis: ValueAxis, rangeAxis: ValueAxis, dataset: XYDataset, series: Int,
-                          item: Int, crosshairState: CrosshairState?, pass: Int) {
+    override fun drawItem(
+        g2: Graphics2D,
+        state: XYItemRendererState,
+        dataArea: Rectangle2D,
+        info: PlotRenderingInfo?,
+        plot: XYPlot,
+        domainAxis: ValueAxis,
+        rangeAxis: ValueAxis,
+        dataset: XYDataset,
+        series: Int,
+        item: Int,
+        crosshairState: CrosshairState?,
+        pass: Int,
+    ) {
         if (pass == 0 && dataset is IntervalXYDataset && getItemVisible(series, item)) {
             val low = dataset.getStartYValue(series, item)
             val high = dataset.getEndYValue(series, item)
@@ -99,8 +110,10 @@ class ErrorBarRenderer : XYLineAndShapeRenderer(true, true) {
                 if (g2 is SVGGraphics2D) g2.setRenderingHint(SVGHints.KEY_END_GROUP, "error-bar")
             }
         }
-        super.drawItem(g2, state, dataArea, info, plot, domainAxis, rangeAxis, dataset, series, item, crosshairState,
-            pass)
+        super.drawItem(
+            g2, state, dataArea, info, plot, domainAxis, rangeAxis, dataset, series, item, crosshairState,
+            pass,
+        )
     }
 
     companion object {
@@ -110,8 +123,10 @@ class ErrorBarRenderer : XYLineAndShapeRenderer(true, true) {
 
 /** Series styles: colour, marker and dash vary at different periods (10, 7, 10), so 20+ series stay apart. */
 object SeriesStyle {
-    private val COLORS = listOf(0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f,
-        0xbcbd22, 0x17becf).map { Color(it) }
+    private val COLORS = listOf(
+        0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f,
+        0xbcbd22, 0x17becf,
+    ).map { Color(it) }
     private const val S = 3.5
     private val SHAPES: List<Shape> = listOf(
         Ellipse2D.Double(-S, -S, 2 * S, 2 * S),

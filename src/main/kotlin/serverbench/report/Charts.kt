@@ -1,6 +1,5 @@
 package serverbench.report
 
-import serverbench.benchmarks.Knobs
 import org.jfree.chart.ChartUtils
 import org.jfree.chart.JFreeChart
 import org.jfree.chart.block.BlockBorder
@@ -14,6 +13,7 @@ import org.jfree.data.xy.YIntervalSeries
 import org.jfree.data.xy.YIntervalSeriesCollection
 import org.jfree.svg.SVGGraphics2D
 import org.jfree.svg.ViewBox
+import serverbench.benchmarks.Knobs
 import java.awt.BasicStroke
 import java.awt.Color
 import java.awt.Font
@@ -87,8 +87,10 @@ object Charts {
     /** Series name -> points sorted by x; one series per variant, server and value of the other varying parameters. */
     fun series(runs: List<Run>, param: String, metric: String): Map<String, List<Point>> {
         val varying = Knobs.varying(runs.map { it.params }).filter { it != param && it != "server" }
-        fun name(r: Run) = (listOf("${r.variant} ${r.params["server"] ?: ""}".trim()) +
-            varying.map { "$it=${r.params[it]}" }).joinToString(" ")
+        fun name(r: Run) = (
+            listOf("${r.variant} ${r.params["server"] ?: ""}".trim()) +
+                varying.map { "$it=${r.params[it]}" }
+            ).joinToString(" ")
         fun point(r: Run) = r.metric(metric)!!.let { Point(r.params[param]!!.toDouble(), it.score, it.low, it.high) }
         return runs
             .filter { it.metric(metric)?.score?.isFinite() == true && it.params[param]?.toDoubleOrNull() != null }
@@ -114,8 +116,7 @@ object Charts {
      * x axis.
      */
     fun conditions(runs: List<Run>, param: String): List<String> {
-        fun single(p: String): String? =
-            runs.map { it.params[p] }.distinct().singleOrNull()?.takeIf { p != param }
+        fun single(p: String): String? = runs.map { it.params[p] }.distinct().singleOrNull()?.takeIf { p != param }
         val load = listOfNotNull(
             single("concurrency")?.let { "$it connections" },
             when (val rate = if (runs.any { it.params.containsKey("rate") }) single("rate") else "0") {
@@ -146,13 +147,19 @@ object Charts {
         val (cpus, cpuset) = placements.singleOrNull() ?: return null
         return when {
             cpus == null && cpuset == null -> "server without a CPU budget"
-            else -> "server CPU budget " +
-                listOfNotNull(cpus?.let { "cpus=$it" }, cpuset?.let { "cpuset=$it" }).joinToString(" ")
+
+            else ->
+                "server CPU budget " +
+                    listOfNotNull(cpus?.let { "cpus=$it" }, cpuset?.let { "cpuset=$it" }).joinToString(" ")
         }
     }
 
     fun chart(
-        title: String, xLabel: String, yLabel: String, series: Map<String, List<Point>>, conditions: List<String>,
+        title: String,
+        xLabel: String,
+        yLabel: String,
+        series: Map<String, List<Point>>,
+        conditions: List<String>,
     ): JFreeChart {
         val points = series.values.flatten()
         val xScale = Ticks.scale(points.map { it.x })
@@ -198,10 +205,13 @@ object Charts {
             backgroundPaint = Color.WHITE
             padding = RectangleInsets(8.0, 8.0, 8.0, 16.0)
             conditions.forEachIndexed { i, line ->
-                addSubtitle(i, TextTitle(line, Font(Font.SANS_SERIF, Font.PLAIN, 13)).apply {
-                    paint = Color.DARK_GRAY
-                    horizontalAlignment = HorizontalAlignment.CENTER
-                })
+                addSubtitle(
+                    i,
+                    TextTitle(line, Font(Font.SANS_SERIF, Font.PLAIN, 13)).apply {
+                        paint = Color.DARK_GRAY
+                        horizontalAlignment = HorizontalAlignment.CENTER
+                    },
+                )
             }
             legend.apply {
                 position = RectangleEdge.BOTTOM
@@ -218,8 +228,10 @@ object Charts {
         g2.setGeomDoubleConverter { String.format(Locale.ROOT, "%.2f", it) }
         chart.draw(g2, Rectangle(0, 0, W, h))
         // No DOCTYPE (getSVGDocument writes one): a parser would fetch the DTD from w3.org.
-        file.writeText("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
-            g2.getSVGElement(null, true, ViewBox(0.0, 0.0, W.toDouble(), h.toDouble()), null, null) + "\n")
+        file.writeText(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
+                g2.getSVGElement(null, true, ViewBox(0.0, 0.0, W.toDouble(), h.toDouble()), null, null) + "\n",
+        )
     }
 
     private fun writePng(chart: JFreeChart, file: File, h: Int) {

@@ -34,8 +34,10 @@ object Findings {
         // Unset knobs (a Tomcat knob is n/a on Netty, `default` on Tomcat) do not split a parameter point.
         val groups = runs.groupBy { r -> r.family to (r.params - SERVER).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap() }
             .map { (key, rows) -> Group(key.first, key.second, rows) }
-            .sortedWith(compareBy<Group> { it.family }
-                .thenComparator { a, b -> compareParams((a.params.keys + b.params.keys).sorted(), a.params, b.params) })
+            .sortedWith(
+                compareBy<Group> { it.family }
+                    .thenComparator { a, b -> compareParams((a.params.keys + b.params.keys).sorted(), a.params, b.params) },
+            )
         // A condition shared by every group is said once; one that differs is said in each group's label.
         val oneLoop = groups.map { it.loop }.distinct().size == 1
         val oneBudget = groups.map { it.budget }.distinct().size == 1
@@ -45,9 +47,12 @@ object Findings {
         val budget = groups.first().budget
         top += when {
             !oneBudget -> "the load client in the same JVM as the server, never under its CPU budget"
+
             budget.isEmpty() -> "no CPU budget: the load client runs in the same JVM on the same cores as the server"
+
             budget.contains(CpuPlacement.CPUSET) ->
                 "server under a CPU budget ($budget), the load client in the same JVM on the other cores"
+
             else -> "server under a CPU budget ($budget), the load client in the same JVM outside it"
         }
         if (oneJdk && groups.first().jdk.isNotEmpty()) top += "JDK ${groups.first().jdk}"
@@ -57,8 +62,10 @@ object Findings {
         for ((family, inFamily) in groups.groupBy { it.family }) {
             val candidates = inFamily.flatMap { g -> g.runs.map { name(it) } }.distinct()
             if (inFamily.size > 1 && candidates.size == 1) {
-                out.append("- **$family**: only ${candidates.single()} ran (${inFamily.size} parameter points), " +
-                    "nothing to compare it with.\n")
+                out.append(
+                    "- **$family**: only ${candidates.single()} ran (${inFamily.size} parameter points), " +
+                        "nothing to compare it with.\n",
+                )
                 continue
             }
             val labelled = inFamily.flatMap { it.params.keys }.distinct()
@@ -83,8 +90,10 @@ object Findings {
         if (runs.size == 1) {
             val run = runs.single()
             val ceiling = if (run.family == CEILING_FAMILY) " (no work per request: the ceiling)" else ""
-            return listOf("- $label: only **${name(run)}** ran: ${figures(run)}$ceiling" +
-                flags.joinToString("") { "; $it" } + ".")
+            return listOf(
+                "- $label: only **${name(run)}** ran: ${figures(run)}$ceiling" +
+                    flags.joinToString("") { "; $it" } + ".",
+            )
         }
         val steady = runs.filter { !it.notSteady && it.primary.score.isFinite() }
         val first = when (steady.size) {
@@ -98,9 +107,8 @@ object Findings {
     }
 
     /** The rows that have [metric], best first. */
-    private fun ranked(runs: List<Run>, metric: String): List<Run> =
-        runs.filter { it.metric(metric)?.score?.isFinite() == true }
-            .sortedBy { it.metric(metric)!!.score.let { s -> if (metric == Run.SCORE) -s else s } }
+    private fun ranked(runs: List<Run>, metric: String): List<Run> = runs.filter { it.metric(metric)?.score?.isFinite() == true }
+        .sortedBy { it.metric(metric)!!.score.let { s -> if (metric == Run.SCORE) -s else s } }
 
     /**
      * "most req/s **netty direct**: 9,800 vs 7,840 (tomcat direct), +25 %, beyond noise": the best row by [metric]
@@ -113,8 +121,10 @@ object Findings {
         val (best, next) = ranked[0].metric(metric)!! to ranked[1].metric(metric)!!
         val what = when {
             higherBetter -> "most req/s **${name(ranked[0])}**"
+
             // The row that leads on req/s too is not named twice.
             ranked[0] === ranked(runs, Run.SCORE).firstOrNull() -> "lowest p99 too"
+
             else -> "lowest p99 **${name(ranked[0])}**"
         }
         val unit = if (higherBetter) "" else " ms"
@@ -126,16 +136,17 @@ object Findings {
     private fun relative(best: Double, next: Double, higherBetter: Boolean): String? {
         val ratio = if (higherBetter) best / next else next / best
         if (!ratio.isFinite() || ratio <= 0) return null
-        if (ratio >= 2) return String.format(Locale.ROOT, if (ratio < 10) "%.1f×" else "%.0f×", ratio) +
-            (if (higherBetter) "" else " lower")
+        if (ratio >= 2) {
+            return String.format(Locale.ROOT, if (ratio < 10) "%.1f×" else "%.0f×", ratio) +
+                (if (higherBetter) "" else " lower")
+        }
         val pct = 100 * (if (higherBetter) ratio - 1 else 1 - 1 / ratio)
         val sign = if (higherBetter) "+" else "-"
         return String.format(Locale.ROOT, if (pct < 10) "%s%.1f %%" else "%s%.0f %%", sign, pct)
     }
 
     /** The report's rule; null when a figure has no interval (under 3 iterations) to tell it from noise. */
-    private fun beyondNoise(metric: String, a: Metric, b: Metric): Boolean? =
-        if (a.error.isNaN() || b.error.isNaN()) null else Report.significance(metric, a, b) != Report.Change.NONE
+    private fun beyondNoise(metric: String, a: Metric, b: Metric): Boolean? = if (a.error.isNaN() || b.error.isNaN()) null else Report.significance(metric, a, b) != Report.Change.NONE
 
     private fun noise(metric: String, a: Metric, b: Metric): String = when (beyondNoise(metric, a, b)) {
         null -> "no interval to tell it from noise"
@@ -169,9 +180,14 @@ object Findings {
             val y = b.metric(metric)?.takeIf { it.score.isFinite() } ?: return@mapNotNull null
             val aAhead = (x.score >= y.score) == higherBetter
             when (beyondNoise(metric, x, y)) {
-                true -> Outcome("on ${(if (aAhead) a else b).params[SERVER]}", a.variant,
-                    if (aAhead) relative(x.score, y.score, higherBetter) else relative(y.score, x.score, higherBetter))
+                true -> Outcome(
+                    "on ${(if (aAhead) a else b).params[SERVER]}",
+                    a.variant,
+                    if (aAhead) relative(x.score, y.score, higherBetter) else relative(y.score, x.score, higherBetter),
+                )
+
                 false -> Outcome(WITHIN, a.variant, null)
+
                 null -> Outcome(NO_INTERVAL, a.variant, null)
             }
         }
@@ -181,8 +197,11 @@ object Findings {
             .sortedWith(compareBy({ last.indexOf(it.key) }, { -it.value.size }, { it.key }))
             .joinToString(", ") { (bucket, items) ->
                 // Up to three variants by name; more by count, as a long list would not fit the line.
-                val which = if (items.size > 3) "${items.size} of ${outcomes.size} variants"
-                else items.joinToString(", ") { listOfNotNull(it.variant, it.by).joinToString(" ") }
+                val which = if (items.size > 3) {
+                    "${items.size} of ${outcomes.size} variants"
+                } else {
+                    items.joinToString(", ") { listOfNotNull(it.variant, it.by).joinToString(" ") }
+                }
                 "$bucket ($which)"
             }
     }
@@ -224,9 +243,11 @@ object Findings {
     /** "closed loop, 64 connections" or "open loop at 2000 req/s (at most 64 connections)". */
     private fun loop(run: Run): String {
         val connections = run.params["concurrency"]
-        return if (run.openLoop) "open loop at ${run.params["rate"]} req/s" +
-            (connections?.let { " (at most $it connections)" } ?: "")
-        else "closed loop" + (connections?.let { ", $it connections" } ?: "")
+        return if (run.openLoop) {
+            "open loop at ${run.params["rate"]} req/s" +
+                (connections?.let { " (at most $it connections)" } ?: "")
+        } else {
+            "closed loop" + (connections?.let { ", $it connections" } ?: "")
+        }
     }
-
 }

@@ -44,7 +44,14 @@ object Flamegraphs {
 
     /** Collapsed stacks add up line by line: one file of several forks' samples. */
     private fun concatenated(files: List<File>, into: File): File {
-        into.bufferedWriter().use { w -> files.forEach { f -> f.forEachLine { w.write(it); w.newLine() } } }
+        into.bufferedWriter().use { w ->
+            files.forEach { f ->
+                f.forEachLine {
+                    w.write(it)
+                    w.newLine()
+                }
+            }
+        }
         return into
     }
 

@@ -62,19 +62,29 @@ object Report {
         else -> Change.DIFFERENT
     }
 
-    fun markdown(head: List<Run>, headName: String, base: List<Run>?, baseName: String?, charts: Map<String, List<String>> = emptyMap(),
-                 flamegraphs: (Run) -> List<String> = { emptyList() }): String {
+    fun markdown(
+        head: List<Run>,
+        headName: String,
+        base: List<Run>?,
+        baseName: String?,
+        charts: Map<String, List<String>> = emptyMap(),
+        flamegraphs: (Run) -> List<String> = { emptyList() },
+    ): String {
         val out = StringBuilder()
         out.append("# serverbench results: $headName")
         if (base != null) out.append(" vs baseline $baseName")
         out.append("\n\n")
-        out.append("Closed-loop figures (each connection waits for its answer before the next request), except rows with a " +
-            "`rate` above 0: open loop, requests sent on a fixed schedule, where p50/p99 run from each request's scheduled send " +
-            "(corrected for coordinated omission) and \"uncorrected p99\" from its actual send. ")
+        out.append(
+            "Closed-loop figures (each connection waits for its answer before the next request), except rows with a " +
+                "`rate` above 0: open loop, requests sent on a fixed schedule, where p50/p99 run from each request's scheduled send " +
+                "(corrected for coordinated omission) and \"uncorrected p99\" from its actual send. ",
+        )
         out.append("req/s counts successful, validated responses only; ± is JMH's 99.9 % interval.")
         if (base != null) {
-            out.append(" Change vs baseline in %; **bold** with ▲ (better) or ▼ (worse) only where the two runs' 99.9 % " +
-                "intervals do not overlap, i.e. the difference is larger than either run's own noise.")
+            out.append(
+                " Change vs baseline in %; **bold** with ▲ (better) or ▼ (worse) only where the two runs' 99.9 % " +
+                    "intervals do not overlap, i.e. the difference is larger than either run's own noise.",
+            )
         }
         out.append("\n")
         // Not against a baseline: that report asks what a change did, and verdicts on the head alone would read as its.
@@ -96,8 +106,10 @@ object Report {
         if (base != null) {
             val gone = base.filter { b -> head.none { it.key == b.key } }
             if (gone.isNotEmpty()) {
-                out.append("\n${gone.size} baseline rows have no counterpart here: ${gone.take(5).joinToString("; ") { describe(it) }}" +
-                    (if (gone.size > 5) "; and ${gone.size - 5} more" else "") + ".\n")
+                out.append(
+                    "\n${gone.size} baseline rows have no counterpart here: ${gone.take(5).joinToString("; ") { describe(it) }}" +
+                        (if (gone.size > 5) "; and ${gone.size - 5} more" else "") + ".\n",
+                )
             }
         }
         return out.toString()
@@ -108,8 +120,13 @@ object Report {
     /** "cpus=1", "cpus=0.5, cpuset=1" or [UNBUDGETED]. */
     private fun placement(run: Run): String = run.budget.ifEmpty { UNBUDGETED }
 
-    private fun table(out: StringBuilder, runs: List<Run>, baseByKey: Map<String, Run>, withBaseline: Boolean,
-                      flamegraphs: (Run) -> List<String>) {
+    private fun table(
+        out: StringBuilder,
+        runs: List<Run>,
+        baseByKey: Map<String, Run>,
+        withBaseline: Boolean,
+        flamegraphs: (Run) -> List<String>,
+    ) {
         out.append("\n")
         val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS }
         val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList()) +
@@ -122,8 +139,10 @@ object Report {
             (if (graphs.values.any { it.isNotEmpty() }) listOf("flamegraphs") else emptyList())
         out.append(headers.joinToString(" | ", "| ", " |\n"))
         out.append(headers.joinToString(" | ", "| ", " |\n") { if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:" })
-        val sorted = runs.sortedWith(compareBy<Run>({ it.variant }, { it.params["server"] })
-            .thenComparator { a, b -> compareParams(varying, a.params, b.params) })
+        val sorted = runs.sortedWith(
+            compareBy<Run>({ it.variant }, { it.params["server"] })
+                .thenComparator { a, b -> compareParams(varying, a.params, b.params) },
+        )
         for (run in sorted) {
             val cells = ArrayList<String>()
             cells += run.variant
@@ -138,13 +157,17 @@ object Report {
             out.append(cells.joinToString(" | ", "| ", " |\n"))
         }
         if (runs.any { it.notSteady } || runs.any { baseByKey[it.key]?.notSteady == true }) {
-            out.append("\n(not steady): throughput was still changing while it was measured (`${Run.NOT_STEADY}`): " +
-                "do not compare such a row, with other rows or with a baseline. No change on it, or against a baseline " +
-                "row that was not steady, is marked.\n")
+            out.append(
+                "\n(not steady): throughput was still changing while it was measured (`${Run.NOT_STEADY}`): " +
+                    "do not compare such a row, with other rows or with a baseline. No change on it, or against a baseline " +
+                    "row that was not steady, is marked.\n",
+            )
         }
         if (runs.any { it.allocLowerBound }) {
-            out.append("\n≥ heap B/req: a lower bound (`heap.allocLowerBound`): not all of the run's allocation could " +
-                "be counted.\n")
+            out.append(
+                "\n≥ heap B/req: a lower bound (`heap.allocLowerBound`): not all of the run's allocation could " +
+                    "be counted.\n",
+            )
         }
         if (withBaseline) {
             val missing = runs.count { baseByKey[it.key] == null }

@@ -24,11 +24,20 @@ fun main(args: Array<String>) {
     while (i < args.size) {
         when (val a = args[i]) {
             "--baseline" -> baseline = File(value(a))
+
             "--charts" -> charts = File(value(a))
+
             // Directories named by benchmark and parameters held other runs' graphs; the result file now says which.
-            "--profiles", "--baseline-profiles" -> fail("$a is no longer needed: each result file lists the profiles " +
-                "its own runs made (field \"${ProfileLayout.FIELD}\"), and the report links and compares only those")
-            "-h", "--help" -> { println(USAGE); exitProcess(0) }
+            "--profiles", "--baseline-profiles" -> fail(
+                "$a is no longer needed: each result file lists the profiles " +
+                    "its own runs made (field \"${ProfileLayout.FIELD}\"), and the report links and compares only those",
+            )
+
+            "-h", "--help" -> {
+                println(USAGE)
+                exitProcess(0)
+            }
+
             else -> if (a.startsWith("-") || head != null) fail("unexpected argument '$a'") else head = File(a)
         }
         i++
@@ -44,9 +53,11 @@ fun main(args: Array<String>) {
     val chartLinks = Charts.write(headRuns, chartDir, here)
     val diffDir = File(chartDir.absoluteFile.parentFile, headFile.nameWithoutExtension + "-diff")
     val baseByKey = baseRuns?.associateBy { it.key } ?: emptyMap()
-    print(Report.markdown(headRuns, headFile.path, baseRuns, baseline?.path, chartLinks) { run ->
-        Flamegraphs.links(run, here) + (baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty())
-    })
+    print(
+        Report.markdown(headRuns, headFile.path, baseRuns, baseline?.path, chartLinks) { run ->
+            Flamegraphs.links(run, here) + (baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty())
+        },
+    )
 }
 
 private fun fail(message: String): Nothing {

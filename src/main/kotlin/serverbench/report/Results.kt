@@ -45,7 +45,9 @@ data class Run(
     val openLoop: Boolean get() = (params["rate"]?.toDoubleOrNull() ?: 0.0) > 0
 
     /** The measurement guards that fired in some measured iteration (`warning.<name>` above 0). */
-    val warnings: List<String> get() = secondary.filter { it.key.startsWith("warning.") && it.value.score > 0 }.keys.map { it.removePrefix("warning.") }
+    val warnings: List<String> get() = secondary.filter {
+        it.key.startsWith("warning.") && it.value.score > 0
+    }.keys.map { it.removePrefix("warning.") }
 
     /** `warning.notSteady` above 0: throughput still changed while measured; its figures must not be compared. */
     val notSteady: Boolean get() = (secondary[NOT_STEADY]?.score ?: 0.0) > 0
@@ -70,8 +72,11 @@ fun compareParams(names: Collection<String>, a: Map<String, String>, b: Map<Stri
     for (n in names) {
         val x = a[n] ?: ""
         val y = b[n] ?: ""
-        val c = if (x.toDoubleOrNull() != null && y.toDoubleOrNull() != null) x.toDouble().compareTo(y.toDouble())
-        else x.compareTo(y)
+        val c = if (x.toDoubleOrNull() != null && y.toDoubleOrNull() != null) {
+            x.toDouble().compareTo(y.toDouble())
+        } else {
+            x.compareTo(y)
+        }
         if (c != 0) return c
     }
     return 0
@@ -98,9 +103,11 @@ object Results {
             val dir = file.absoluteFile.parentFile
             val listed = r[ProfileLayout.FIELD]?.takeIf { it.isArray }
             val profiles = (0 until (listed?.size() ?: 0)).map { File(dir, listed!![it].asString()).normalize() }
-            Run(r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles,
+            Run(
+                r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles,
                 r["jdkVersion"]?.asString() ?: "", r["forks"]?.asInt() ?: 0, r["measurementIterations"]?.asInt() ?: 0,
-                r["measurementTime"]?.asString() ?: "")
+                r["measurementTime"]?.asString() ?: "",
+            )
         }
     }
 

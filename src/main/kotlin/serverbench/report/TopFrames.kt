@@ -44,7 +44,9 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
                 stack.zipWithNext().filter { it.first != it.second }.toSet()
                     .forEach { calls.merge(it, count, Long::plus) }
             }
-            val passing = if (!collapse) emptySet() else {
+            val passing = if (!collapse) {
+                emptySet()
+            } else {
                 val widest = HashMap<String, Long>()
                 calls.forEach { (call, samples) -> widest.merge(call.first, samples, ::maxOf) }
                 widest.filter { (frame, samples) -> samples >= PASS_THROUGH * total.getValue(frame) }.keys
@@ -90,8 +92,11 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
                     while (TEMPLATE.containsMatchIn(t)) t = t.replace(TEMPLATE, "")
                     t.split("::").takeLast(2).joinToString("::")
                 }
+
                 slash >= 0 && dot > slash && ' ' !in s -> s.substring(slash + 1)
+
                 DOTTED_CLASS.matches(s) -> s.substringAfterLast('.')
+
                 else -> s
             }
             if (s.length > WIDTH) s = s.take(WIDTH - 1) + "…"
@@ -111,9 +116,11 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
             val out = StringBuilder()
             for ((event, rows) in profiles.groupBy { it.first }.toSortedMap()) {
                 out.append("\n### Where the time went ($event samples)\n\n")
-                out.append("Top frames of each profiled row in % of its samples: self = running its own code, " +
-                    "total = on the stack (frames that pass ${(PASS_THROUGH * 100).toInt()} % or more of their time " +
-                    "to one callee left out: the callee stands for them).\n")
+                out.append(
+                    "Top frames of each profiled row in % of its samples: self = running its own code, " +
+                        "total = on the stack (frames that pass ${(PASS_THROUGH * 100).toInt()} % or more of their time " +
+                        "to one callee left out: the callee stands for them).\n",
+                )
                 for ((_, run, files) in rows) {
                     val top = of(files)
                     val label = listOf(run.variant, ProfileLayout.label(run.params)).filter { it.isNotEmpty() }

@@ -32,8 +32,7 @@ class CpuBudgetIT {
     }
 
     /** Groups serverbench made (in the cpu controller's hierarchy). */
-    private fun groups(): List<String> =
-        located.hierarchies.firstOrNull()?.base?.list().orEmpty().filter { it.startsWith(Cgroups.PREFIX) }.sorted()
+    private fun groups(): List<String> = located.hierarchies.firstOrNull()?.base?.list().orEmpty().filter { it.startsWith(Cgroups.PREFIX) }.sorted()
 
     @BeforeEach
     fun noGroupsBefore() {
@@ -45,11 +44,16 @@ class CpuBudgetIT {
         assumeCgroups()
         val json = Files.createTempFile("budget", ".json").toFile()
         try {
-            val run = Jar.run("CpuBenchmark.direct$", "-p", "server=tomcat", "-p", "limit=100000", "-p", "concurrency=4",
-                "-p", "cpus=0.5", *quick, "-rf", "json", "-rff", json.path)
+            val run = Jar.run(
+                "CpuBenchmark.direct$", "-p", "server=tomcat", "-p", "limit=100000", "-p", "concurrency=4",
+                "-p", "cpus=0.5", *quick, "-rf", "json", "-rff", json.path,
+            )
             assertEquals(0, run.exitCode, run.toString())
-            assertTrue(run.stdout.contains("serverbench: CPU budget cpus=0.5: ") &&
-                run.stdout.contains("availableProcessors() = 1"), run.stdout)
+            assertTrue(
+                run.stdout.contains("serverbench: CPU budget cpus=0.5: ") &&
+                    run.stdout.contains("availableProcessors() = 1"),
+                run.stdout,
+            )
             val result: JsonNode = mapper.readTree(json)[0]
             val metrics = result["secondaryMetrics"]
             fun score(name: String) = metrics[name]["score"].asDouble()
@@ -91,14 +95,18 @@ class CpuBudgetIT {
     @Test
     fun `the group of a fork killed with its launcher is removed by the next budgeted run`() {
         assumeCgroups()
-        val started = Jar.start("NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1",
-            "-f", "1", "-i", "20", "-r", "1s")
+        val started = Jar.start(
+            "NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1",
+            "-f", "1", "-i", "20", "-r", "1s",
+        )
         val process = started.process
         try {
             val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
             while (groups().isEmpty()) {
-                assertTrue(process.isAlive && System.nanoTime() < deadline,
-                    "no group appeared (whole output: ${started.out}):\n${started.out.readText().takeLast(4000)}")
+                assertTrue(
+                    process.isAlive && System.nanoTime() < deadline,
+                    "no group appeared (whole output: ${started.out}):\n${started.out.readText().takeLast(4000)}",
+                )
                 Thread.sleep(50)
             }
             val family = process.descendants().toList()
@@ -110,8 +118,10 @@ class CpuBudgetIT {
             process.descendants().forEach { it.destroyForcibly() }
             process.destroyForcibly()
         }
-        val next = Jar.run("NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1", "-p", "concurrency=2", "-f", "1", "-i", "1", "-r", "1s",
-            jvmArgs = listOf("-Dserverbench.warmup=off"))
+        val next = Jar.run(
+            "NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1", "-p", "concurrency=2", "-f", "1", "-i", "1", "-r", "1s",
+            jvmArgs = listOf("-Dserverbench.warmup=off"),
+        )
         assertEquals(0, next.exitCode, next.toString())
         assertEquals(emptyList(), groups())
     }

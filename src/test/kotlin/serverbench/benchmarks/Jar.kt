@@ -38,13 +38,17 @@ object Jar {
 
     /**
      * The steady-state warmup runs in every run here, bounded: these runs check behaviour, not figures, and an
-     * unsteady 2-core CI machine must not spend the full default limit on each. A caller's own value comes later and wins.
+     * unsteady 2-core CI machine must not spend the full default limit on each. A caller's own value comes later and
+     * wins.
      */
     val BOUNDED_WARMUP = listOf("-Dserverbench.warmupMaxSeconds=8")
 
     /** [jvmArgs] go to the launcher's JVM, before `-jar` (e.g. `-Dserverbench.*`, which it forwards to the forks). */
     fun run(
-        vararg args: String, java: String = currentJava(), minutes: Long = 5, jvmArgs: List<String> = emptyList(),
+        vararg args: String,
+        java: String = currentJava(),
+        minutes: Long = 5,
+        jvmArgs: List<String> = emptyList(),
     ): Run {
         check(path.isFile) { "$path not built: run mvn package first" }
         val (out, err) = outputFiles(*args)
@@ -53,8 +57,10 @@ object Jar {
         if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
             process.descendants().forEach { it.destroyForcibly() }
             process.destroyForcibly()
-            error("benchmarks.jar ${args.joinToString(" ")} did not finish in $minutes minutes (whole output: $out, " +
-                "$err):\n${out.readText().takeLast(3000)}")
+            error(
+                "benchmarks.jar ${args.joinToString(" ")} did not finish in $minutes minutes (whole output: $out, " +
+                    "$err):\n${out.readText().takeLast(3000)}",
+            )
         }
         return Run(process.exitValue(), out.readText(), err.readText(), out, err)
     }
@@ -78,7 +84,8 @@ object Jar {
         }
         return candidates.mapNotNull { home ->
             val release = File(home, "release").takeIf { it.isFile }?.readText() ?: return@mapNotNull null
-            val version = Regex("JAVA_VERSION=\"(\\d+)").find(release)?.groupValues?.get(1)?.toInt() ?: return@mapNotNull null
+            val version =
+                Regex("JAVA_VERSION=\"(\\d+)").find(release)?.groupValues?.get(1)?.toInt() ?: return@mapNotNull null
             val java = File(home, "bin/java")
             if (version >= 21 && java.canExecute()) version to java.path else null
         }.maxByOrNull { it.first }?.second

@@ -16,6 +16,7 @@ import kotlin.test.assertTrue
  */
 class JarSmokeIT {
     private val tiny = arrayOf("-f", "1", "-wi", "1", "-w", "1s", "-i", "2", "-r", "1s")
+
     /** `server.inFlightMax` comes from the server probe, off unless switched on. */
     private val probeOn = "-D${serverbench.app.ServerProbe.PROPERTY}=true"
 
@@ -23,9 +24,11 @@ class JarSmokeIT {
     fun `lists the benchmarks`() {
         val run = Jar.run("-l")
         assertEquals(0, run.exitCode, run.toString())
-        for (name in listOf("NoopBenchmark.hello", "DelayBenchmark.delay", "CpuBenchmark.direct", "CpuBenchmark.suspendFun",
+        for (name in listOf(
+            "NoopBenchmark.hello", "DelayBenchmark.delay", "CpuBenchmark.direct", "CpuBenchmark.suspendFun",
             "CpuBenchmark.withContextDefault", "CpuBenchmark.completableFuture", "CpuBenchmark.monoParallel",
-            "CpuCooperativeBenchmark.cooperative", "SelfCheckBenchmark.status500")) {
+            "CpuCooperativeBenchmark.cooperative", "SelfCheckBenchmark.status500",
+        )) {
             assertTrue(run.stdout.contains("serverbench.benchmarks.$name"), "missing $name in\n${run.stdout}")
         }
     }
@@ -34,15 +37,18 @@ class JarSmokeIT {
     fun `a smoke run of both stacks writes the score and every metric`() {
         val json = Files.createTempFile("smoke", ".json").toFile()
         try {
-            val run = Jar.run("Noop|CpuBenchmark.direct", "-p", "limit=1000", "-p", "concurrency=8", *tiny,
-                "-rf", "json", "-rff", json.path)
+            val run = Jar.run(
+                "Noop|CpuBenchmark.direct", "-p", "limit=1000", "-p", "concurrency=8", *tiny,
+                "-rf", "json", "-rff", json.path,
+            )
             assertEquals(0, run.exitCode, run.toString())
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
             assertEquals(4, results.size(), json.readText())
             val seen = (0 until results.size()).map { results[it] }.map { "${it["benchmark"].asString().substringAfterLast('.')}/${it["params"]["server"].asString()}" }
             assertEquals(setOf("direct/netty", "direct/tomcat", "hello/netty", "hello/tomcat"), seen.toSet())
             for (i in 0 until results.size()) assertMetrics(results[i])
-            // The JVM's own warnings (serverbench's measurement guards say "serverbench: WARNING" and may fire on 1 s runs).
+            // The JVM's own warnings (serverbench's measurement guards say "serverbench: WARNING" and may fire on 1 s
+            // runs).
             assertFalse(Regex("^WARNING", RegexOption.MULTILINE).containsMatchIn(run.stdout), run.stdout)
         } finally {
             json.delete()
@@ -53,8 +59,10 @@ class JarSmokeIT {
     fun `the blocking-IO, CompletableFuture and proxy families run on both stacks, the proxy's stub hits checked`() {
         val json = Files.createTempFile("families", ".json").toFile()
         try {
-            val run = Jar.run("BlockingIoBenchmark.cfFixed|CompletableFutureBenchmark.applicationTaskExecutor|ProxyBenchmark.webClient$",
-                "-p", "delayMs=5", "-p", "workMs=5", "-p", "concurrency=8", *tiny, "-rf", "json", "-rff", json.path)
+            val run = Jar.run(
+                "BlockingIoBenchmark.cfFixed|CompletableFutureBenchmark.applicationTaskExecutor|ProxyBenchmark.webClient$",
+                "-p", "delayMs=5", "-p", "workMs=5", "-p", "concurrency=8", *tiny, "-rf", "json", "-rff", json.path,
+            )
             assertEquals(0, run.exitCode, run.toString())
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
             assertEquals(6, results.size(), json.readText())
@@ -80,9 +88,11 @@ class JarSmokeIT {
         val dir = Files.createTempDirectory("profiles").toFile()
         val json = Files.createTempFile("flame", ".json").toFile()
         try {
-            val run = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=100000", "-p", "concurrency=8",
+            val run = Jar.run(
+                "CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=100000", "-p", "concurrency=8",
                 "-f", "1", "-wi", "1", "-w", "2s", "-i", "1", "-r", "2s", "-prof", "flame:dir=${dir.path}",
-                "-rf", "json", "-rff", json.path)
+                "-rf", "json", "-rff", json.path,
+            )
             assertEquals(0, run.exitCode, run.toString())
             // A directory per session (the launcher's start time), so no later run overwrites or passes for these.
             val session = dir.listFiles()!!.single()
@@ -115,8 +125,10 @@ class JarSmokeIT {
     fun `event=cpu-clock samples with perf_events where the kernel allows it, else says why in one line`() {
         val dir = Files.createTempDirectory("profiles").toFile()
         try {
-            val run = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=1000", "-p", "concurrency=8",
-                *tiny, "-prof", "flame:event=cpu-clock;dir=${dir.path}")
+            val run = Jar.run(
+                "CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=1000", "-p", "concurrency=8",
+                *tiny, "-prof", "flame:event=cpu-clock;dir=${dir.path}",
+            )
             val reason = serverbench.profile.SamplingEngines.unavailable("cpu-clock")
             if (reason != null) {
                 assertEquals(2, run.exitCode, run.toString())
@@ -138,9 +150,11 @@ class JarSmokeIT {
         val dir = Files.createTempDirectory("profiles").toFile()
         val json = Files.createTempFile("overhead", ".json").toFile()
         try {
-            val run = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=1000", "-p", "concurrency=8",
+            val run = Jar.run(
+                "CpuBenchmark.direct$", "-p", "server=netty", "-p", "limit=1000", "-p", "concurrency=8",
                 "-f", "1", "-wi", "1", "-w", "1s", "-i", "8", "-r", "1s", "-prof", "flame:overhead;dir=${dir.path}",
-                "-rf", "json", "-rff", json.path)
+                "-rf", "json", "-rff", json.path,
+            )
             assertEquals(0, run.exitCode, run.toString())
             val line = Regex("serverbench: profiling overhead (-?[0-9.]+) % .*2 ABBA blocks").find(run.stdout)
             assertTrue(line != null, run.stdout)
@@ -156,8 +170,11 @@ class JarSmokeIT {
 
             val tooFew = Jar.run("CpuBenchmark.direct$", "-p", "server=netty", "-i", "5", "-prof", "flame:overhead")
             assertEquals(2, tooFew.exitCode, tooFew.toString())
-            assertEquals("serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks of 4 " +
-                "and needs at least 8 (-i 8 or more, a multiple of 4); CpuBenchmark.direct has 5", tooFew.stderr.trim())
+            assertEquals(
+                "serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks of 4 " +
+                    "and needs at least 8 (-i 8 or more, a multiple of 4); CpuBenchmark.direct has 5",
+                tooFew.stderr.trim(),
+            )
         } finally {
             dir.deleteRecursively()
             json.delete()
@@ -169,8 +186,13 @@ class JarSmokeIT {
         assumeTrue(Runtime.version().feature() < 21, "this JVM has virtual threads")
         val run = Jar.run("BlockingIoBenchmark.cfVirtual", *tiny)
         assertEquals(0, run.exitCode, run.toString())
-        assertTrue(run.stdout.contains("serverbench: skipped 6 runs of BlockingIoBenchmark.cfVirtual: virtual threads, " +
-            "which needs a newer JDK than this benchmark JVM's 17"), run.stdout)
+        assertTrue(
+            run.stdout.contains(
+                "serverbench: skipped 6 runs of BlockingIoBenchmark.cfVirtual: virtual threads, " +
+                    "which needs a newer JDK than this benchmark JVM's 17",
+            ),
+            run.stdout,
+        )
         assertTrue(run.stdout.contains("serverbench: nothing left to run"), run.stdout)
         assertFalse((run.stdout + run.stderr).contains("Exception"), run.toString())
     }
@@ -181,8 +203,10 @@ class JarSmokeIT {
         assumeTrue(java != null, "no JDK >= 21 installed beside this one")
         val json = Files.createTempFile("virtual", ".json").toFile()
         try {
-            val run = Jar.run("BlockingIoBenchmark.(cfVirtual|direct)$", "-p", "delayMs=5", "-p", "concurrency=8",
-                "-p", "virtualThreads=true", *tiny, "-rf", "json", "-rff", json.path, java = java!!)
+            val run = Jar.run(
+                "BlockingIoBenchmark.(cfVirtual|direct)$", "-p", "delayMs=5", "-p", "concurrency=8",
+                "-p", "virtualThreads=true", *tiny, "-rf", "json", "-rff", json.path, java = java!!,
+            )
             assertEquals(0, run.exitCode, run.toString())
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
             assertEquals(4, results.size(), json.readText())
@@ -215,16 +239,26 @@ class JarSmokeIT {
     fun `open loop at a fixed rate reports corrected and uncorrected latency, lateness and the server's in-flight count`() {
         val json = Files.createTempFile("open", ".json").toFile()
         try {
-            val run = Jar.run("DelayBenchmark", "-p", "server=netty", "-p", "delayMs=5", "-p", "rate=200", "-p", "concurrency=8",
-                *tiny, "-rf", "json", "-rff", json.path, jvmArgs = listOf(probeOn))
+            val run = Jar.run(
+                "DelayBenchmark", "-p", "server=netty", "-p", "delayMs=5", "-p", "rate=200", "-p", "concurrency=8",
+                *tiny, "-rf", "json", "-rff", json.path, jvmArgs = listOf(probeOn),
+            )
             assertEquals(0, run.exitCode, run.toString())
             assertTrue(run.stdout.contains("open loop, 200 req/s on up to 8 connections"), run.stdout)
             val r = JsonMapper.builder().build().readTree(json)[0]
             assertMetrics(r)
             val m = r["secondaryMetrics"]
             assertTrue(r["primaryMetric"]["score"].asDouble() in 180.0..220.0, "req/s at rate 200: ${r["primaryMetric"]}")
-            for (label in listOf("latency.uncorrected.p50", "latency.uncorrected.p99", "openLoop.late", "openLoop.dropped",
-                "openLoop.connections", "warning.behindSchedule", "warning.clientSaturated", "server.inFlightMax")) {
+            for (label in listOf(
+                "latency.uncorrected.p50",
+                "latency.uncorrected.p99",
+                "openLoop.late",
+                "openLoop.dropped",
+                "openLoop.connections",
+                "warning.behindSchedule",
+                "warning.clientSaturated",
+                "server.inFlightMax",
+            )) {
                 assertTrue(m.has(label), "lacks $label: $m")
             }
             assertFalse(m.has("littlesLaw"), "Little's law is a closed-loop check")
@@ -238,12 +272,14 @@ class JarSmokeIT {
     fun `a closed loop's server sees exactly the concurrency, and Little's law holds`() {
         val json = Files.createTempFile("closed", ".json").toFile()
         try {
-            // 50 ms: ~60 requests per connection over these 3 s, under Tomcat's 100 per keep-alive connection. A replaced
-            // connection's first request can be dispatched before the closed one's last has left the count (17 of 16
-            // seen once with 20 ms), so this exact check runs without reconnects, and so without the steady warmup
-            // (its 10 s or more would reach the 100th request of every connection inside the measurement).
-            val run = Jar.run("DelayBenchmark", "-p", "server=tomcat", "-p", "delayMs=50", "-p", "concurrency=16", *tiny,
-                "-rf", "json", "-rff", json.path, jvmArgs = listOf(probeOn, "-Dserverbench.warmup=off"))
+            // 50 ms: ~60 requests per connection over these 3 s, under Tomcat's 100 per keep-alive connection. A
+            // replaced connection's first request can be dispatched before the closed one's last has left the count (17
+            // of 16 seen once with 20 ms), so this exact check runs without reconnects, and so without the steady
+            // warmup (its 10 s or more would reach the 100th request of every connection inside the measurement).
+            val run = Jar.run(
+                "DelayBenchmark", "-p", "server=tomcat", "-p", "delayMs=50", "-p", "concurrency=16", *tiny,
+                "-rf", "json", "-rff", json.path, jvmArgs = listOf(probeOn, "-Dserverbench.warmup=off"),
+            )
             assertEquals(0, run.exitCode, run.toString())
             assertTrue(run.stdout.contains("closed loop, 16 connections"), run.stdout)
             val m = JsonMapper.builder().build().readTree(json)[0]["secondaryMetrics"]
@@ -267,8 +303,11 @@ class JarSmokeIT {
     fun `a benchmark mode other than throughput is refused in one line before anything runs`() {
         val run = Jar.run("NoopBenchmark", "-bm", "avgt")
         assertEquals(2, run.exitCode, run.toString())
-        assertEquals("serverbench: -bm avgt is not supported: the score is successful requests/s (throughput); " +
-            "latency is in latency.* (every request, HdrHistogram); only -bm thrpt", run.stderr.trim())
+        assertEquals(
+            "serverbench: -bm avgt is not supported: the score is successful requests/s (throughput); " +
+                "latency is in latency.* (every request, HdrHistogram); only -bm thrpt",
+            run.stderr.trim(),
+        )
         assertFalse(run.stdout.contains("# Run progress"), run.stdout)
     }
 
@@ -295,8 +334,11 @@ class JarSmokeIT {
         try {
             assertEquals(0, ran, out + runErr)
             assertTrue(out.contains("serverbench: 4 runs planned, estimated duration"), out)
-            assertTrue(Regex("""\[4/4, ETA [0-9:]+] CpuBenchmark.direct \(server=netty, limit=10000\): [0-9,.]+ req/s, p99 """)
-                .containsMatchIn(out), out)
+            assertTrue(
+                Regex("""\[4/4, ETA [0-9:]+] CpuBenchmark.direct \(server=netty, limit=10000\): [0-9,.]+ req/s, p99 """)
+                    .containsMatchIn(out),
+                out,
+            )
             assertFalse(out.contains("Iteration   1:"), "JMH's own output belongs in the log:\n$out")
             for (section in listOf("Findings", "BlockingIo", "Cpu")) assertTrue(out.contains("## $section\n"), out)
             assertEquals(setOf("json", "md", "log"), written.filter { it.name.startsWith("quick-") }.map { it.extension }.toSet(), "$written")
@@ -307,20 +349,27 @@ class JarSmokeIT {
         }
         val (status, _, err) = bench("nosuch")
         assertEquals(2, status)
-        assertEquals("scripts/bench: unknown suite 'nosuch'; suites: ${suites.joinToString(", ")} (or a path to a .suite file)",
-            err.trim())
+        assertEquals(
+            "scripts/bench: unknown suite 'nosuch'; suites: ${suites.joinToString(", ")} (or a path to a .suite file)",
+            err.trim(),
+        )
         // A user's own suite file, outside benchmarks/, runs the same way and names its results after itself.
         val mine = File(Files.createTempDirectory("suite").toFile(), "my-question.suite").apply {
-            writeText("description: Noop on netty\nduration: 1 min\nbenchmarks: NoopBenchmark.hello$\n" +
-                "params: -p server=netty\ntiming: -f 1 -i 1 -r 1s\n")
+            writeText(
+                "description: Noop on netty\nduration: 1 min\nbenchmarks: NoopBenchmark.hello$\n" +
+                    "params: -p server=netty\ntiming: -f 1 -i 1 -r 1s\n",
+            )
         }
         val (own, ownOut, ownErr) = bench(mine.path)
         val ownFiles = (File("jmh-results").listFiles()?.toSet() ?: emptySet()) - before
         try {
             assertEquals(0, own, ownOut + ownErr)
             assertTrue(ownOut.contains("serverbench: 1 run planned"), ownOut)
-            assertEquals(setOf("json", "md", "log"), ownFiles.filter { it.name.startsWith("my-question-") }.map { it.extension }.toSet(),
-                "$ownFiles")
+            assertEquals(
+                setOf("json", "md", "log"),
+                ownFiles.filter { it.name.startsWith("my-question-") }.map { it.extension }.toSet(),
+                "$ownFiles",
+            )
         } finally {
             ownFiles.forEach { it.deleteRecursively() }
         }
@@ -334,8 +383,13 @@ class JarSmokeIT {
             assertEquals(1, run.exitCode, run.toString())
             val lines = run.stderr.lines().filter { it.isNotBlank() }
             assertEquals(2, lines.size, run.stderr) // the failure, then the run's summary
-            assertTrue(lines[0].startsWith("serverbench: benchmark failed: 1 failed request: 1 non-2xx; first: " +
-                "GET /fault/status?code=500 on "), lines[0])
+            assertTrue(
+                lines[0].startsWith(
+                    "serverbench: benchmark failed: 1 failed request: 1 non-2xx; first: " +
+                        "GET /fault/status?code=500 on ",
+                ),
+                lines[0],
+            )
             assertTrue(lines[0].contains("HTTP 500 \"status 500\""), lines[0])
             assertTrue(lines[1].startsWith("serverbench: 1 of 1 benchmark runs failed"), lines[1])
             assertFalse(json.exists() && json.readText().contains("\"score\""), "a failed benchmark has no score")
@@ -348,13 +402,24 @@ class JarSmokeIT {
     fun `without -foe the other benchmarks still run, their results are kept, and the exit status says one failed`() {
         val json = Files.createTempFile("partial", ".json").toFile()
         try {
-            val run = Jar.run("NoopBenchmark.hello|SelfCheckBenchmark.wrongBody", "-p", "server=netty", *tiny,
-                "-rf", "json", "-rff", json.path)
+            val run = Jar.run(
+                "NoopBenchmark.hello|SelfCheckBenchmark.wrongBody",
+                "-p",
+                "server=netty",
+                *tiny,
+                "-rf",
+                "json",
+                "-rff",
+                json.path,
+            )
             assertEquals(1, run.exitCode, run.toString())
             assertTrue(run.stderr.contains("serverbench: 1 of 2 benchmark runs failed"), run.stderr)
             // The summary says why, without the reader digging through the fork's stack trace.
-            assertTrue(run.stderr.contains("SelfCheckBenchmark.wrongBody (server=netty, ") &&
-                run.stderr.contains("): 1 failed request: 1 invalid body; first: GET /noop/hello"), run.stderr)
+            assertTrue(
+                run.stderr.contains("SelfCheckBenchmark.wrongBody (server=netty, ") &&
+                    run.stderr.contains("): 1 failed request: 1 invalid body; first: GET /noop/hello"),
+                run.stderr,
+            )
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
             assertEquals(1, results.size())
             assertEquals("serverbench.benchmarks.NoopBenchmark.hello", results[0]["benchmark"].asString())
@@ -372,9 +437,11 @@ class JarSmokeIT {
         try {
             // Warmup 1 s, then 3 measurement iterations of 1 s; the endpoint fails from 2.5 s on, in the second one.
             // (The steady warmup is off: it would meet the failure before the measurement does.)
-            val run = Jar.run("SelfCheckBenchmark.failAfter", "-p", "server=netty", "-p", "failAfterMs=2500",
+            val run = Jar.run(
+                "SelfCheckBenchmark.failAfter", "-p", "server=netty", "-p", "failAfterMs=2500",
                 "-f", "1", "-wi", "1", "-w", "1s", "-i", "3", "-r", "1s", "-rf", "json", "-rff", json.path,
-                jvmArgs = listOf("-Dserverbench.warmup=off"))
+                jvmArgs = listOf("-Dserverbench.warmup=off"),
+            )
             assertEquals(1, run.exitCode, run.toString())
             assertTrue(run.stdout.contains("Iteration   1: "), run.stdout)
             assertTrue(run.stdout.contains("SelfCheckBenchmark.failAfter (concurrency=64, failAfterMs=2500, rate=0, server=netty) FAILED"), run.stdout)

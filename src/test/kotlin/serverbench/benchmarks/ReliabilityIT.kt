@@ -24,16 +24,22 @@ class ReliabilityIT {
     fun `bad input is refused in one line naming the parameter, exit 2, nothing run or written`() {
         val cases = listOf(
             listOf("Noop", "-p", "server=jetty") to "serverbench: -p server=jetty: server must be tomcat or netty",
-            listOf("CpuBenchmark", "-p", "limit=0") to "serverbench: -p limit=0: limit must be an integer from 1 to 10000000",
-            listOf("CpuBenchmark", "-p", "limit=abc") to "serverbench: -p limit=abc: limit must be an integer from 1 to 10000000",
-            listOf("Noop", "-p", "concurrency=-1") to "serverbench: -p concurrency=-1: concurrency must be an integer from 1 to 100000",
-            listOf("BlockingIo", "-p", "delayMs=0") to "serverbench: -p delayMs=0: delayMs must be an integer from 1 to 600000",
+            listOf("CpuBenchmark", "-p", "limit=0") to
+                "serverbench: -p limit=0: limit must be an integer from 1 to 10000000",
+            listOf("CpuBenchmark", "-p", "limit=abc") to
+                "serverbench: -p limit=abc: limit must be an integer from 1 to 10000000",
+            listOf("Noop", "-p", "concurrency=-1") to
+                "serverbench: -p concurrency=-1: concurrency must be an integer from 1 to 100000",
+            listOf("BlockingIo", "-p", "delayMs=0") to
+                "serverbench: -p delayMs=0: delayMs must be an integer from 1 to 600000",
             listOf("BlockingIo", "-p", "tomcatMaxThreads=zero") to
                 "serverbench: -p tomcatMaxThreads=zero: tomcatMaxThreads must be 'default' or an integer from 1 to 100000",
-            listOf("Noop", "-p", "limit=1000") to "serverbench: -p limit=1000: no selected benchmark has a parameter 'limit'",
+            listOf("Noop", "-p", "limit=1000") to
+                "serverbench: -p limit=1000: no selected benchmark has a parameter 'limit'",
             listOf("NoSuchThing") to "No benchmark matches 'NoSuchThing'",
             listOf("Noop", "-wi", "many") to "Error parsing command line:",
-            listOf("Noop", "-prof", "flame:event=bogus") to "serverbench: -prof flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, cpu-clock, was 'bogus'",
+            listOf("Noop", "-prof", "flame:event=bogus") to
+                "serverbench: -prof flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, cpu-clock, was 'bogus'",
         )
         val json = File(Files.createTempDirectory("bad").toFile(), "never.json")
         for ((args, expected) in cases) {
@@ -51,11 +57,16 @@ class ReliabilityIT {
     fun `each fault fails its benchmark with the reason, the others still run, nothing is left listening`() {
         val json = Files.createTempFile("faults", ".json").toFile()
         try {
-            val run = Jar.run("SelfCheckBenchmark.(status503|truncated|dieAfter|startFailure)$|NoopBenchmark.hello",
-                "-p", "concurrency=4", "-p", "failAfterMs=300", *quick, "-rf", "json", "-rff", json.path)
+            val run = Jar.run(
+                "SelfCheckBenchmark.(status503|truncated|dieAfter|startFailure)$|NoopBenchmark.hello",
+                "-p", "concurrency=4", "-p", "failAfterMs=300", *quick, "-rf", "json", "-rff", json.path,
+            )
             assertEquals(1, run.exitCode, run.toString())
             val summary = run.stderr.lines().single { it.startsWith("serverbench: ") }
-            assertTrue(summary.startsWith("serverbench: 8 of 10 benchmark runs failed; the results hold the other 2: "), summary)
+            assertTrue(
+                summary.startsWith("serverbench: 8 of 10 benchmark runs failed; the results hold the other 2: "),
+                summary,
+            )
             val entries = summary.substringAfter("the other 2: ").split(Regex("; (?=SelfCheckBenchmark\\.)"))
             for (server in listOf("netty", "tomcat")) {
                 for ((fault, reason) in listOf(
@@ -64,13 +75,25 @@ class ReliabilityIT {
                     "dieAfter" to Regex("\\d+ (closed by server|connect/read error)"),
                     "startFailure" to Regex("the $server server failed to start: .*(in use|Address already)"),
                 )) {
-                    val entry = entries.singleOrNull { it.startsWith("SelfCheckBenchmark.$fault (") && it.contains("server=$server") }
+                    val entry = entries.singleOrNull {
+                        it.startsWith("SelfCheckBenchmark.$fault (") &&
+                            it.contains("server=$server")
+                    }
                     assertTrue(entry != null && reason.containsMatchIn(entry), "$fault on $server: $entry\n$summary")
                 }
             }
             val results = mapper.readTree(json)
-            assertEquals(setOf("netty", "tomcat"), (0 until results.size()).map { results[it]["params"]["server"].asString() }.toSet())
-            assertTrue((0 until results.size()).all { results[it]["benchmark"].asString().endsWith("NoopBenchmark.hello") })
+            assertEquals(
+                setOf("netty", "tomcat"),
+                (0 until results.size()).map {
+                    results[it]["params"]["server"].asString()
+                }.toSet(),
+            )
+            assertTrue(
+                (0 until results.size()).all {
+                    results[it]["benchmark"].asString().endsWith("NoopBenchmark.hello")
+                },
+            )
             Sockets.assertClosed(run.stdout)
         } finally {
             json.delete()
@@ -82,14 +105,18 @@ class ReliabilityIT {
     fun `a killed launcher keeps the finished runs and leaves no fork or port behind`(signal: String) {
         val dir = Files.createTempDirectory("killed").toFile()
         val json = File(dir, "results.json")
-        val started = Jar.start("NoopBenchmark.hello", "-p", "server=netty", "-p", "concurrency=1,2,3,4,5", *quick,
-            "-rf", "json", "-rff", json.path)
+        val started = Jar.start(
+            "NoopBenchmark.hello", "-p", "server=netty", "-p", "concurrency=1,2,3,4,5", *quick,
+            "-rf", "json", "-rff", json.path,
+        )
         val process = started.process
         try {
             val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
             while (completed(json) < 2) {
-                assertTrue(process.isAlive && System.nanoTime() < deadline,
-                    "two runs did not finish (whole output: ${started.out}):\n${started.out.readText().takeLast(4000)}")
+                assertTrue(
+                    process.isAlive && System.nanoTime() < deadline,
+                    "two runs did not finish (whole output: ${started.out}):\n${started.out.readText().takeLast(4000)}",
+                )
                 Thread.sleep(50)
             }
             // Between two runs there is no fork for a moment: wait for the third run's.
@@ -101,7 +128,14 @@ class ReliabilityIT {
             assertTrue(family.isNotEmpty(), "the third run's fork should be running")
             if (signal == "KILL") process.destroyForcibly() else process.destroy()
             assertTrue(process.waitFor(30, TimeUnit.SECONDS))
-            for (p in family) assertTrue(p.onExit().get(30, TimeUnit.SECONDS).let { !it.isAlive }, "fork ${p.pid()} outlived the launcher")
+            for (p in family) {
+                assertTrue(
+                    p.onExit().get(30, TimeUnit.SECONDS).let {
+                        !it.isAlive
+                    },
+                    "fork ${p.pid()} outlived the launcher",
+                )
+            }
             assertEquals(2, completed(json), "the results file holds the two finished runs")
             Sockets.assertClosed(started.out.readText())
         } finally {
@@ -129,7 +163,9 @@ object Sockets {
 
     /** "serverbench: netty on /127.0.0.1:41234: context started ..." */
     fun announced(output: String): Set<Int> =
-        Regex("serverbench: \\w+ on /?127\\.0\\.0\\.1:(\\d+):").findAll(output).map { it.groupValues[1].toInt() }.toSet()
+        Regex("serverbench: \\w+ on /?127\\.0\\.0\\.1:(\\d+):").findAll(output).map {
+            it.groupValues[1].toInt()
+        }.toSet()
 
     fun assertClosed(output: String) {
         val ports = announced(output)

@@ -35,7 +35,9 @@ class SpringMetadataIT {
         zip.getInputStream(entry).readBytes().toString(Charsets.UTF_8)
     }
 
-    private fun lines(text: String) = text.lines().map { it.trim() }.filter { it.isNotEmpty() && !it.startsWith("#") }.toSet()
+    private fun lines(text: String) = text.lines().map {
+        it.trim()
+    }.filter { it.isNotEmpty() && !it.startsWith("#") }.toSet()
 
     private fun entries(text: String): Set<Pair<String, String>> {
         val p = Properties().apply { load(text.reader()) }
@@ -48,7 +50,10 @@ class SpringMetadataIT {
     fun `line-based metadata of every dependency is in the jar`() {
         for (name in lineFiles) {
             val copies = copiesOnClasspath(name)
-            assertTrue(copies.size >= 2 || name.endsWith("handlers") || name.endsWith("schemas"), "$name: ${copies.size} copies")
+            assertTrue(
+                copies.size >= 2 || name.endsWith("handlers") || name.endsWith("schemas"),
+                "$name: ${copies.size} copies",
+            )
             val merged = lines(inJar(name))
             val missing = copies.flatMap { lines(it) }.toSet() - merged
             assertTrue(missing.isEmpty(), "$name lost ${missing.size} entries, e.g. ${missing.take(3)}")
@@ -64,8 +69,11 @@ class SpringMetadataIT {
             val all = copies.flatMap { entries(it) }.toSet()
             // Netty's versions file has one key per artifact and value, and its two epoll jars (one per CPU) give
             // their own buildDate: such a key keeps one value. Elsewhere (Spring's lists) every value must survive.
-            val contested = if (name != "META-INF/io.netty.versions.properties") emptySet()
-                else all.groupBy { it.first }.filterValues { it.size > 1 }.keys
+            val contested = if (name != "META-INF/io.netty.versions.properties") {
+                emptySet()
+            } else {
+                all.groupBy { it.first }.filterValues { it.size > 1 }.keys
+            }
             val missing = all.filter { it.first !in contested } - merged
             assertTrue(missing.isEmpty(), "$name lost ${missing.size} entries, e.g. ${missing.take(3)}")
             val lostKeys = contested - merged.map { it.first }.toSet()
@@ -76,8 +84,12 @@ class SpringMetadataIT {
     @Test
     fun `the web server auto-configurations of both stacks are there`() {
         val imports = inJar(lineFiles[0])
-        for (cls in listOf("TomcatServletWebServerAutoConfiguration", "NettyReactiveWebServerAutoConfiguration",
-            "WebMvcAutoConfiguration", "WebFluxAutoConfiguration")) {
+        for (cls in listOf(
+            "TomcatServletWebServerAutoConfiguration",
+            "NettyReactiveWebServerAutoConfiguration",
+            "WebMvcAutoConfiguration",
+            "WebFluxAutoConfiguration",
+        )) {
             assertTrue(imports.contains(cls), "$cls not in the merged AutoConfiguration.imports")
         }
     }

@@ -26,7 +26,10 @@ class VariantEndpointsTest {
         NoopBenchmark(),
         DelayBenchmark().apply { delayMs = 20 },
         CpuBenchmark().apply { limit = 1000 },
-        CpuCooperativeBenchmark().apply { limit = 1000; batchSize = 100 },
+        CpuCooperativeBenchmark().apply {
+            limit = 1000
+            batchSize = 100
+        },
         BlockingIoBenchmark().apply { delayMs = 5 },
         CompletableFutureBenchmark().apply { workMs = 5 },
         ProxyBenchmark().apply { delayMs = 5 },
@@ -34,12 +37,18 @@ class VariantEndpointsTest {
 
     private fun variants(family: HttpBenchmark): List<String> = family.javaClass.methods
         .filter { it.isAnnotationPresent(Benchmark::class.java) }
-        .filter { m -> m.getAnnotation(RequiresJdk::class.java)?.let { Runtime.version().feature() >= it.version } ?: true }
+        .filter { m ->
+            m.getAnnotation(RequiresJdk::class.java)?.let { Runtime.version().feature() >= it.version }
+                ?: true
+        }
         .map { it.name }.sorted()
 
     @Test
     fun `every family in the jar's benchmark list is checked here`() {
-        val quiet = OutputFormatFactory.createFormatInstance(PrintStream(OutputStream.nullOutputStream()), VerboseMode.SILENT)
+        val quiet = OutputFormatFactory.createFormatInstance(
+            PrintStream(OutputStream.nullOutputStream()),
+            VerboseMode.SILENT,
+        )
         val listed = BenchmarkList.defaultList().getAll(quiet, emptyList()).map { it.userClassQName }.toSortedSet()
         val selfCheck = SelfCheckBenchmark::class.java.name
         assertEquals(listed - selfCheck, families.map { it.javaClass.name }.toSortedSet())

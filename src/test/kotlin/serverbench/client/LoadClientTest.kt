@@ -50,7 +50,10 @@ class LoadClientTest : NettyServerTest() {
     @Test
     fun `non-2xx fails with the status and body`() {
         client("/fault/status?code=500", "ok").use { c ->
-            val e = assertThrows<LoadFailure> { c.start(); c.next() }
+            val e = assertThrows<LoadFailure> {
+                c.start()
+                c.next()
+            }
             assertTrue(e.message!!.contains("non-2xx"), e.message)
             assertTrue(e.message!!.contains("HTTP 500 \"status 500\""), e.message)
             assertTrue(c.trialFailures[FailureKind.NON_2XX] >= 1)
@@ -74,14 +77,21 @@ class LoadClientTest : NettyServerTest() {
 
     @Test
     fun `requests starved for a whole iteration are reported, not silently left out`() {
-        client("/fault/hang", "ok", connections = 2, settings = ClientSettings(timeout = Duration.ofSeconds(10))).use { c ->
+        client(
+            "/fault/hang",
+            "ok",
+            connections = 2,
+            settings = ClientSettings(timeout = Duration.ofSeconds(10)),
+        ).use { c ->
             c.start()
             c.beginIteration()
             Thread.sleep(300)
             val report = c.endIteration()
             assertEquals(2, report.unanswered)
             assertTrue(report.oldestUnansweredNanos >= 300_000_000, "${report.oldestUnansweredNanos}")
-            val warning = serverbench.metrics.Guards.check(serverbench.metrics.IterationReport(report, null))[serverbench.metrics.Guards.UNANSWERED]
+            val warning = serverbench.metrics.Guards.check(
+                serverbench.metrics.IterationReport(report, null),
+            )[serverbench.metrics.Guards.UNANSWERED]
             assertTrue(warning!!.startsWith("2 requests were still unanswered"), warning)
         }
     }
@@ -91,12 +101,20 @@ class LoadClientTest : NettyServerTest() {
         val settings = ClientSettings(timeout = Duration.ofMillis(300))
         client("/fault/hang", "ok", connections = 2, settings = settings).use { c ->
             val started = System.nanoTime()
-            val e = assertThrows<LoadFailure> { c.start(); c.next() }
+            val e = assertThrows<LoadFailure> {
+                c.start()
+                c.next()
+            }
             val seconds = (System.nanoTime() - started) / 1e9
             assertTrue(e.message!!.contains("timeout"), e.message)
             assertTrue(e.message!!.contains("no complete response within 300 ms"), e.message)
-            assertTrue(e.message!!.endsWith("[if the server is just slow: -Dserverbench.timeoutMs=N (now 300); " +
-                "to tolerate failures: -Dserverbench.maxErrors=N]"), e.message)
+            assertTrue(
+                e.message!!.endsWith(
+                    "[if the server is just slow: -Dserverbench.timeoutMs=N (now 300); " +
+                        "to tolerate failures: -Dserverbench.maxErrors=N]",
+                ),
+                e.message,
+            )
             assertTrue(seconds < 3, "took $seconds s")
         }
     }
@@ -130,7 +148,10 @@ class LoadClientTest : NettyServerTest() {
             }
         }.use { raw ->
             LoadClient(raw.address, 1, Request("/x", "y"), strict).use { c ->
-                val e = assertThrows<LoadFailure> { c.start(); c.next() }
+                val e = assertThrows<LoadFailure> {
+                    c.start()
+                    c.next()
+                }
                 assertTrue(e.message!!.contains("closed by server"), e.message)
             }
         }
@@ -140,7 +161,9 @@ class LoadClientTest : NettyServerTest() {
     fun `a server that announces Connection close is followed, not counted as a failure`() {
         RawServer { s ->
             while (RawServer.readRequest(s)) {
-                s.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".toByteArray())
+                s.getOutputStream().write(
+                    "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".toByteArray(),
+                )
                 s.getOutputStream().flush()
                 break
             }
@@ -166,7 +189,10 @@ class LoadClientTest : NettyServerTest() {
             }
         }.use { raw ->
             LoadClient(raw.address, 1, Request("/x", "ok"), strict).use { c ->
-                val e = assertThrows<LoadFailure> { c.start(); c.next() }
+                val e = assertThrows<LoadFailure> {
+                    c.start()
+                    c.next()
+                }
                 assertTrue(e.message!!.contains("malformed HTTP response: bad status line \"SMTP ready\""), e.message)
             }
         }
@@ -184,7 +210,10 @@ class LoadClientTest : NettyServerTest() {
             repeat(8) { c.next() }
             val report = c.endIteration()
             assertEquals(4, report.discardedAtStart, "the responses that arrived during the pause, one per connection")
-            assertTrue(report.latencyMicros.maxValue < 200_000, "a pause must not show up as latency: max ${report.latencyMicros.maxValue} µs")
+            assertTrue(
+                report.latencyMicros.maxValue < 200_000,
+                "a pause must not show up as latency: max ${report.latencyMicros.maxValue} µs",
+            )
             assertEquals(report.successes, report.latencyMicros.totalCount)
         }
     }
@@ -205,8 +234,11 @@ class LoadClientTest : NettyServerTest() {
             LoadClient(raw.address, 1, Request("/x", "ok"), strict.copy(maxErrors = 0)).use { c ->
                 c.probe() // one request, one fine response; no further request is sent
                 val e = assertThrows<LoadFailure> { c.next() }
-                assertTrue(e.message!!.contains("unexpected bytes after a complete response") ||
-                    e.message!!.contains("bytes after the end of the response"), e.message)
+                assertTrue(
+                    e.message!!.contains("unexpected bytes after a complete response") ||
+                        e.message!!.contains("bytes after the end of the response"),
+                    e.message,
+                )
             }
         }
     }

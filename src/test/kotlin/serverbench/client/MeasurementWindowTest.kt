@@ -72,8 +72,15 @@ class MeasurementWindowTest {
             latency.add(c.endIteration().latencyMicros)
             val truth = 16 / (latency.mean / 1e6)
             val score = windows.sumOf { it.ops } / (windows.sumOf { it.nanos } / 1e9)
-            println("bursts: score %.1f req/s, 16 / mean latency %.1f req/s, per window %s".format(
-                score, truth, windows.joinToString { "%.0f".format(it.ops / (it.nanos / 1e9)) }))
+            println(
+                "bursts: score %.1f req/s, 16 / mean latency %.1f req/s, per window %s".format(
+                    score,
+                    truth,
+                    windows.joinToString {
+                        "%.0f".format(it.ops / (it.nanos / 1e9))
+                    },
+                ),
+            )
             // Windows hold 3 or 4 bursts (±1 burst is the scatter the README explains); 12 of them pool to a few %,
             // and the truth, from 64 latencies, is itself a few % off on a busy machine. The bias this guards against
             // is about a quarter of the score (README, "Why the window is exact"): within 10 % tells the two apart.

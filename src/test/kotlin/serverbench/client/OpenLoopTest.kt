@@ -43,7 +43,13 @@ class OpenLoopTest : NettyServerTest() {
      */
     @Test
     fun `keeps to its schedule and opens only the connections it needs`() {
-        LoadClient(server.address, 50, delay10, ClientSettings(timeout = Duration.ofSeconds(5)), rate = 200.0).use { c ->
+        LoadClient(
+            server.address,
+            50,
+            delay10,
+            ClientSettings(timeout = Duration.ofSeconds(5)),
+            rate = 200.0,
+        ).use { c ->
             c.start()
             val warm = c.iteration(1.0)
             val r = c.iteration(3.0)
@@ -51,8 +57,11 @@ class OpenLoopTest : NettyServerTest() {
             assertEquals(0, r.dropped)
             // Every request whose time came went out (late if all capped connections were busy): 200/s of the window.
             val due = 200 * r.wallNanos / 1e9
-            if (!r.capReached) assertTrue(kotlin.math.abs(r.scheduled - due) <= 2, "sent ${r.scheduled} of $due due")
-            else assertTrue(r.late > 0, "a request that found all connections busy is late")
+            if (!r.capReached) {
+                assertTrue(kotlin.math.abs(r.scheduled - due) <= 2, "sent ${r.scheduled} of $due due")
+            } else {
+                assertTrue(r.late > 0, "a request that found all connections busy is late")
+            }
             // Answered: those sent, give or take the requests in flight at the window's edges (at most the cap).
             assertTrue(kotlin.math.abs(r.successes - r.scheduled) <= 50, "${r.successes} answered, ${r.scheduled} sent")
             // Requests in flight at once were all due within the longest (corrected) latency; a connection is opened
@@ -69,11 +78,17 @@ class OpenLoopTest : NettyServerTest() {
 
     @Test
     fun `a server stall shows in the corrected latency and not in the closed loop's`() {
-        // 100 req/s against a 10 ms endpoint, 10 s measured, the server frozen for 2 s in the middle. Open loop: the ~200
-        // requests due during the stall wait for it (corrected), but only the few on the capped connections were sent
-        // into it (uncorrected). Closed loop at the same nominal load (1 connection × 10 ms): one request waits 2 s,
-        // and the client sends nothing else meanwhile, so its percentiles never see the stall.
-        val open = LoadClient(server.address, 4, delay10, ClientSettings(timeout = Duration.ofSeconds(10)), rate = 100.0).use { c ->
+        // 100 req/s against a 10 ms endpoint, 10 s measured, the server frozen for 2 s in the middle. Open loop: the
+        // ~200 requests due during the stall wait for it (corrected), but only the few on the capped connections were
+        // sent into it (uncorrected). Closed loop at the same nominal load (1 connection × 10 ms): one request waits 2
+        // s, and the client sends nothing else meanwhile, so its percentiles never see the stall.
+        val open = LoadClient(
+            server.address,
+            4,
+            delay10,
+            ClientSettings(timeout = Duration.ofSeconds(10)),
+            rate = 100.0,
+        ).use { c ->
             c.start()
             c.iteration(1.0)
             stalledIteration(c)
@@ -86,10 +101,17 @@ class OpenLoopTest : NettyServerTest() {
         val openP99 = ms(open.latencyMicros.getValueAtPercentile(99.0))
         val uncorrectedP99 = ms(open.uncorrectedLatencyMicros!!.getValueAtPercentile(99.0))
         val closedP99 = ms(closed.latencyMicros.getValueAtPercentile(99.0))
-        println("stall test: open loop 100 req/s: corrected p50 %.1f p99 %.1f max %.1f ms; uncorrected p50 %.1f p99 %.1f ms; late %d; closed loop c=1: p50 %.1f p99 %.1f max %.1f ms, %d requests"
-            .format(ms(open.latencyMicros.getValueAtPercentile(50.0)), openP99, ms(open.latencyMicros.maxValue),
-                ms(open.uncorrectedLatencyMicros.getValueAtPercentile(50.0)), uncorrectedP99, open.late,
-                ms(closed.latencyMicros.getValueAtPercentile(50.0)), closedP99, ms(closed.latencyMicros.maxValue), closed.successes))
+        println(
+            "stall test: open loop 100 req/s: corrected p50 %.1f p99 %.1f max %.1f ms; uncorrected p50 %.1f p99 %.1f ms; late %d; closed loop c=1: p50 %.1f p99 %.1f max %.1f ms, %d requests"
+                .format(
+                    ms(open.latencyMicros.getValueAtPercentile(50.0)), openP99, ms(open.latencyMicros.maxValue),
+                    ms(open.uncorrectedLatencyMicros.getValueAtPercentile(50.0)), uncorrectedP99, open.late,
+                    ms(
+                        closed.latencyMicros.getValueAtPercentile(50.0),
+                    ),
+                    closedP99, ms(closed.latencyMicros.maxValue), closed.successes,
+                ),
+        )
         assertTrue(openP99 >= 1500, "open loop corrected p99 $openP99 ms")
         // The 2 s stall hides from what a closed loop measures (bounds loose enough for a busy machine).
         assertTrue(uncorrectedP99 < 500, "open loop uncorrected p99 $uncorrectedP99 ms")
@@ -121,7 +143,11 @@ class OpenLoopTest : NettyServerTest() {
             assertTrue(e.message!!.contains("raise -p concurrency or lower the rate"), e.message)
             val r = c.endIteration()
             assertTrue(r.capReached && r.late > 0 && r.dropped > 0, "late ${r.late}, dropped ${r.dropped}")
-            assertTrue(Guards.check(IterationReport(r, null))[Guards.BEHIND_SCHEDULE]!!.contains("all 10 connections were busy"))
+            assertTrue(
+                Guards.check(
+                    IterationReport(r, null),
+                )[Guards.BEHIND_SCHEDULE]!!.contains("all 10 connections were busy"),
+            )
         }
     }
 }

@@ -18,11 +18,18 @@ class RawServer(private val handle: (Socket) -> Unit) : Closeable {
 
     private val acceptor = Thread {
         while (!server.isClosed) {
-            val s = try { server.accept() } catch (e: Exception) { break }
+            val s = try {
+                server.accept()
+            } catch (e: Exception) {
+                break
+            }
             sockets += s
             Thread { s.use { runCatching { handle(it) } } }.apply { isDaemon = true }.start()
         }
-    }.apply { isDaemon = true; start() }
+    }.apply {
+        isDaemon = true
+        start()
+    }
 
     override fun close() {
         server.close()

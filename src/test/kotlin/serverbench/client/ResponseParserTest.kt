@@ -124,7 +124,13 @@ class ResponseParserTest {
         val text = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
         for (split in listOf(text.length, 20, 25, 30)) {
             val p = parser()
-            val (r, left) = if (split == text.length) feed(p, text) else feed(p, text.substring(0, split), text.substring(split))
+            val (r, left) = if (split ==
+                text.length
+            ) {
+                feed(p, text)
+            } else {
+                feed(p, text.substring(0, split), text.substring(split))
+            }
             assertEquals(ResponseParser.COMPLETE, r, "split $split")
             assertEquals(0, left)
             assertEquals(200, p.status)
@@ -135,11 +141,15 @@ class ResponseParserTest {
     @Test
     fun `endless chunk lines and bad chunk terminators are malformed`() {
         val endless = parser()
-        assertEquals(ResponseParser.MALFORMED,
-            feed(endless, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + "1".repeat(70_000)).first)
+        assertEquals(
+            ResponseParser.MALFORMED,
+            feed(endless, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + "1".repeat(70_000)).first,
+        )
         val badEnd = parser()
-        assertEquals(ResponseParser.MALFORMED,
-            feed(badEnd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloX\n0\r\n\r\n").first)
+        assertEquals(
+            ResponseParser.MALFORMED,
+            feed(badEnd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloX\n0\r\n\r\n").first,
+        )
     }
 
     @Test
@@ -158,7 +168,10 @@ class ResponseParserTest {
             assertTrue(p.problem!!.startsWith("bad status line"), p.problem)
         }
         val badChunk = parser()
-        assertEquals(ResponseParser.MALFORMED, feed(badChunk, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n").first)
+        assertEquals(
+            ResponseParser.MALFORMED,
+            feed(badChunk, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n").first,
+        )
         val badLength = parser()
         assertEquals(ResponseParser.MALFORMED, feed(badLength, "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n").first)
         val huge = parser()

@@ -12,14 +12,26 @@ class ApplicabilityTest {
     @Test
     fun `a knob of the other stack becomes n-a and its runs are not repeated`() {
         val planned = listOf("1", "200").flatMap { t ->
-            listOf("netty", "tomcat").map { s -> run("direct", "server" to s, "tomcatMaxThreads" to t, "nettyIoWorkers" to "default") }
+            listOf("netty", "tomcat").map { s ->
+                run(
+                    "direct",
+                    "server" to s,
+                    "tomcatMaxThreads" to t,
+                    "nettyIoWorkers" to "default",
+                )
+            }
         }
         val out = Applicability.apply(planned, jdk = 17)
         assertEquals(
             listOf("netty n/a default", "tomcat 1 n/a", "tomcat 200 n/a"),
-            out.runs.map { "${it.params["server"]} ${it.params["tomcatMaxThreads"]} ${it.params["nettyIoWorkers"]}" }.sorted(),
+            out.runs.map {
+                "${it.params["server"]} ${it.params["tomcatMaxThreads"]} ${it.params["nettyIoWorkers"]}"
+            }.sorted(),
         )
-        assertEquals(listOf("serverbench: tomcatMaxThreads applies to tomcat only; netty runs show tomcatMaxThreads=n/a"), out.notices)
+        assertEquals(
+            listOf("serverbench: tomcatMaxThreads applies to tomcat only; netty runs show tomcatMaxThreads=n/a"),
+            out.notices,
+        )
     }
 
     @Test
@@ -33,8 +45,13 @@ class ApplicabilityTest {
         val old = Applicability.apply(planned, jdk = 17)
         assertEquals(listOf("direct false"), old.runs.map { "${it.method} ${it.params["virtualThreads"]}" })
         assertEquals(2, old.notices.size, old.notices.toString())
-        assertTrue(old.notices[0].startsWith("serverbench: skipped 2 runs of BlockingIoBenchmark.cfVirtual: virtual threads, " +
-            "which needs a newer JDK than this benchmark JVM's 17"), old.notices[0])
+        assertTrue(
+            old.notices[0].startsWith(
+                "serverbench: skipped 2 runs of BlockingIoBenchmark.cfVirtual: virtual threads, " +
+                    "which needs a newer JDK than this benchmark JVM's 17",
+            ),
+            old.notices[0],
+        )
         assertTrue(old.notices[1].contains("virtualThreads=true"), old.notices[1])
         assertEquals(4, Applicability.apply(planned, jdk = 25).runs.size)
     }

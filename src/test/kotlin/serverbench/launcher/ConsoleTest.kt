@@ -16,29 +16,53 @@ class ConsoleTest {
         Plan.Run("serverbench.benchmarks.$method", Mode.Throughput, linkedMapOf(*params), 30)
 
     private val runs = listOf(
-        run("CpuBenchmark.direct", "concurrency" to "64", "limit" to "10000", "rate" to "0", "server" to "netty",
-            "cpus" to "unlimited"),
-        run("CpuBenchmark.direct", "concurrency" to "64", "limit" to "10000", "rate" to "0", "server" to "tomcat",
-            "cpus" to "unlimited"),
-        run("BlockingIoBenchmark.direct", "concurrency" to "64", "delayMs" to "100", "rate" to "0", "server" to "netty",
-            "cpus" to "unlimited"),
+        run(
+            "CpuBenchmark.direct",
+            "concurrency" to "64",
+            "limit" to "10000",
+            "rate" to "0",
+            "server" to "netty",
+            "cpus" to "unlimited",
+        ),
+        run(
+            "CpuBenchmark.direct",
+            "concurrency" to "64",
+            "limit" to "10000",
+            "rate" to "0",
+            "server" to "tomcat",
+            "cpus" to "unlimited",
+        ),
+        run(
+            "BlockingIoBenchmark.direct",
+            "concurrency" to "64",
+            "delayMs" to "100",
+            "rate" to "0",
+            "server" to "netty",
+            "cpus" to "unlimited",
+        ),
     )
 
     @Test
     fun `a run line names only what differs between the session's runs, the rest is said once`() {
         assertEquals(setOf("limit", "server", "delayMs"), RunLine.varying(runs))
         assertEquals("every run: concurrency=64, rate=0 (closed loop)", RunLine.common(runs))
-        assertEquals("[1/3, ETA 00:01:30] CpuBenchmark.direct (limit=10000, server=netty):",
-            RunLine.name(0, runs, "00:01:30"))
-        assertEquals("[3/3, ETA 00:00:30] BlockingIoBenchmark.direct (delayMs=100, server=netty):",
-            RunLine.name(2, runs, "00:00:30"))
+        assertEquals(
+            "[1/3, ETA 00:01:30] CpuBenchmark.direct (limit=10000, server=netty):",
+            RunLine.name(0, runs, "00:01:30"),
+        )
+        assertEquals(
+            "[3/3, ETA 00:00:30] BlockingIoBenchmark.direct (delayMs=100, server=netty):",
+            RunLine.name(2, runs, "00:00:30"),
+        )
         val open = listOf(run("NoopBenchmark.hello", "rate" to "500", "server" to "netty"))
         assertEquals("every run: rate=500 (open loop at 500 req/s)", RunLine.common(open))
         assertNull(RunLine.common(listOf(run("NoopBenchmark.hello", "server" to "netty"))))
     }
 
     @Test
-    fun `compact mode sends everything printed to the log and keeps one line per run on the screen`(@TempDir dir: File) {
+    fun `compact mode sends everything printed to the log and keeps one line per run on the screen`(
+        @TempDir dir: File,
+    ) {
         val screen = ByteArrayOutputStream()
         val savedOut = System.out
         val savedErr = System.err
@@ -63,11 +87,22 @@ class ConsoleTest {
             System.setOut(savedOut)
             System.setErr(savedErr)
         }
-        assertEquals(listOf("serverbench: 2 runs planned", "[1/2] NoopBenchmark.hello (server=netty): 43,000 ± 400 req/s",
-            "[2/2] NoopBenchmark.hello (server=tomcat):", "serverbench: benchmark failed: why"),
-            screen.toString(Charsets.UTF_8).lines().filter { it.isNotEmpty() })
+        assertEquals(
+            listOf(
+                "serverbench: 2 runs planned",
+                "[1/2] NoopBenchmark.hello (server=netty): 43,000 ± 400 req/s",
+                "[2/2] NoopBenchmark.hello (server=tomcat):",
+                "serverbench: benchmark failed: why",
+            ),
+            screen.toString(Charsets.UTF_8).lines().filter { it.isNotEmpty() },
+        )
         val logged = log.readText()
-        for (line in listOf("# Warmup Iteration", "a fork's stack trace", "43,000 ± 400 req/s", "benchmark failed: why")) {
+        for (line in listOf(
+            "# Warmup Iteration",
+            "a fork's stack trace",
+            "43,000 ± 400 req/s",
+            "benchmark failed: why",
+        )) {
             assertTrue(line in logged, "log lacks '$line':\n$logged")
         }
     }

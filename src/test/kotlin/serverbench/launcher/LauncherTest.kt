@@ -32,11 +32,15 @@ class LauncherTest {
     fun `every benchmark mode but throughput is refused, naming the option and what is allowed`() {
         // The pattern matches nothing: the mode must be refused first, before the benchmarks are even listed.
         for (mode in listOf("avgt", "sample", "ss", "all")) {
-            assertEquals(2 to "serverbench: -bm $mode is not supported: $why; only -bm thrpt",
-                launch("NoSuchBenchmarkAnywhere", "-bm", mode))
+            assertEquals(
+                2 to "serverbench: -bm $mode is not supported: $why; only -bm thrpt",
+                launch("NoSuchBenchmarkAnywhere", "-bm", mode),
+            )
         }
-        assertEquals(2 to "serverbench: -bm avgt is not supported: $why; only -bm thrpt",
-            launch("NoSuchBenchmarkAnywhere", "-bm", "thrpt,avgt"))
+        assertEquals(
+            2 to "serverbench: -bm avgt is not supported: $why; only -bm thrpt",
+            launch("NoSuchBenchmarkAnywhere", "-bm", "thrpt,avgt"),
+        )
         // A real benchmark with a refused mode: exit 2 at once, nothing runs.
         assertEquals(2, launch("NoopBenchmark", "-bm", "avgt", "-p", "server=netty").first)
     }
@@ -53,12 +57,18 @@ class LauncherTest {
         @TempDir dir: File,
     ) {
         val flame = FlameProfiler::class.java.name
-        assertEquals(listOf("Cpu", "-prof", "$flame:session=S", "-prof", "gc"),
-            Launcher.withProfilerAliases(arrayOf("Cpu", "-prof", "flame", "-prof", "gc"), "S").toList())
-        assertEquals(listOf("-prof", "$flame:event=wall;session=S"),
-            Launcher.withProfilerAliases(arrayOf("-prof", "flame:event=wall"), "S").toList())
-        assertEquals(listOf("-prof", "$flame:event=wall"),
-            Launcher.withProfilerAliases(arrayOf("-prof", "flame:event=wall")).toList())
+        assertEquals(
+            listOf("Cpu", "-prof", "$flame:session=S", "-prof", "gc"),
+            Launcher.withProfilerAliases(arrayOf("Cpu", "-prof", "flame", "-prof", "gc"), "S").toList(),
+        )
+        assertEquals(
+            listOf("-prof", "$flame:event=wall;session=S"),
+            Launcher.withProfilerAliases(arrayOf("-prof", "flame:event=wall"), "S").toList(),
+        )
+        assertEquals(
+            listOf("-prof", "$flame:event=wall"),
+            Launcher.withProfilerAliases(arrayOf("-prof", "flame:event=wall")).toList(),
+        )
         val now = java.time.Instant.parse("2024-01-02T09:00:00Z")
         val first = ProfileLayout.newSession(dir, now)
         val second = ProfileLayout.newSession(dir, now)
@@ -81,12 +91,19 @@ class LauncherTest {
 
     @Test
     fun `a pattern that matches nothing gets the benchmarks it probably meant`() {
-        val all = listOf("CpuBenchmark.direct", "CpuBenchmark.completableFuture", "NoopBenchmark.hello",
-            "BlockingIoBenchmark.direct", "SelfCheckBenchmark.status500").map { "serverbench.benchmarks.$it" }
+        val all = listOf(
+            "CpuBenchmark.direct",
+            "CpuBenchmark.completableFuture",
+            "NoopBenchmark.hello",
+            "BlockingIoBenchmark.direct",
+            "SelfCheckBenchmark.status500",
+        ).map { "serverbench.benchmarks.$it" }
         assertEquals(" Did you mean 'CpuBenchmark.direct'?", Launcher.suggestion(listOf("Cpu.direct"), all))
         assertEquals(" Did you mean 'CpuBenchmark.direct'?", Launcher.suggestion(listOf("CpuBenchmark.dirct"), all))
-        assertEquals(" Did you mean 'CpuBenchmark.completableFuture'?",
-            Launcher.suggestion(listOf("completableFutur"), all))
+        assertEquals(
+            " Did you mean 'CpuBenchmark.completableFuture'?",
+            Launcher.suggestion(listOf("completableFutur"), all),
+        )
         assertEquals(" Did you mean 'NoopBenchmark.hello'?", Launcher.suggestion(listOf("NopBenchmark.hello"), all))
         assertEquals("", Launcher.suggestion(listOf("Database"), all))
     }

@@ -7,15 +7,26 @@ import kotlin.test.assertNull
 
 class ParamRulesTest {
     private val declared = setOf("server", "concurrency", "limit", "delayMs", "tomcatMaxThreads", "virtualThreads", "cpus", "cpuset")
-    private val run = Plan.Run("serverbench.benchmarks.NoopBenchmark.hello", Mode.Throughput,
-        linkedMapOf("server" to "netty", "concurrency" to "64"), 10)
+    private val run = Plan.Run(
+        "serverbench.benchmarks.NoopBenchmark.hello",
+        Mode.Throughput,
+        linkedMapOf("server" to "netty", "concurrency" to "64"),
+        10,
+    )
 
     private fun check(vararg p: Pair<String, String>) = ParamCheck.check(p.associate { it.first to it.second.split(',') }, listOf(run), declared)
 
     @Test
     fun `good values pass`() {
-        assertNull(check("server" to "netty,tomcat", "limit" to "1,300000", "tomcatMaxThreads" to "default,1,800",
-            "virtualThreads" to "true,false", "delayMs" to "100"))
+        assertNull(
+            check(
+                "server" to "netty,tomcat",
+                "limit" to "1,300000",
+                "tomcatMaxThreads" to "default,1,800",
+                "virtualThreads" to "true,false",
+                "delayMs" to "100",
+            ),
+        )
     }
 
     @Test
@@ -24,32 +35,48 @@ class ParamRulesTest {
         assertEquals("-p concurrency=0: concurrency must be an integer from 1 to 100000", check("concurrency" to "0"))
         assertEquals("-p limit=-5: limit must be an integer from 1 to 10000000", check("limit" to "-5"))
         assertEquals("-p limit=ten: limit must be an integer from 1 to 10000000", check("limit" to "ten"))
-        assertEquals("-p tomcatMaxThreads=0: tomcatMaxThreads must be 'default' or an integer from 1 to 100000",
-            check("tomcatMaxThreads" to "0"))
+        assertEquals(
+            "-p tomcatMaxThreads=0: tomcatMaxThreads must be 'default' or an integer from 1 to 100000",
+            check("tomcatMaxThreads" to "0"),
+        )
         assertEquals("-p virtualThreads=yes: virtualThreads must be true or false", check("virtualThreads" to "yes"))
         assertEquals("-p limit=: an empty value", check("limit" to ""))
         val cores = serverbench.fixture.CpuPlacement.machineCores()
-        assertEquals("-p cpus=0: cpus must be 'unlimited' or a number of CPUs from 0.01 to $cores (this machine's cores), " +
-            "e.g. 0.5, 1, 1.5", check("cpus" to "0"))
-        assertEquals("-p cpuset=$cores: cpuset must be 'none' or cores from 0 to ${cores - 1} (e.g. 1, 0-1, 0,2) that leave " +
-            "at least one core for the load client", check("cpuset" to "$cores"))
+        assertEquals(
+            "-p cpus=0: cpus must be 'unlimited' or a number of CPUs from 0.01 to $cores (this machine's cores), " +
+                "e.g. 0.5, 1, 1.5",
+            check("cpus" to "0"),
+        )
+        assertEquals(
+            "-p cpuset=$cores: cpuset must be 'none' or cores from 0 to ${cores - 1} (e.g. 1, 0-1, 0,2) that leave " +
+                "at least one core for the load client",
+            check("cpuset" to "$cores"),
+        )
     }
 
     @Test
     fun `a parameter no selected benchmark has is an error, not silently ignored`() {
-        assertEquals("-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, delayMs, limit, " +
-            "server, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)", check("limt" to "1000"))
+        assertEquals(
+            "-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, delayMs, limit, " +
+                "server, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)",
+            check("limt" to "1000"),
+        )
     }
 
     @Test
     fun `a wait the client would time out on is refused`() {
-        assertEquals("-p delayMs=30000: every request would time out (client timeout 30000 ms); use a shorter wait or " +
-            "raise -Dserverbench.timeoutMs", check("delayMs" to "30000"))
+        assertEquals(
+            "-p delayMs=30000: every request would time out (client timeout 30000 ms); use a shorter wait or " +
+                "raise -Dserverbench.timeoutMs",
+            check("delayMs" to "30000"),
+        )
     }
 
     @Test
     fun `-p options are read as typed`() {
-        assertEquals(mapOf("limit" to listOf("1", "2"), "server" to listOf("netty")),
-            ParamCheck.given(arrayOf("Cpu", "-p", "limit=1,2", "-pserver=netty", "-f", "1")))
+        assertEquals(
+            mapOf("limit" to listOf("1", "2"), "server" to listOf("netty")),
+            ParamCheck.given(arrayOf("Cpu", "-p", "limit=1,2", "-pserver=netty", "-f", "1")),
+        )
     }
 }

@@ -12,17 +12,31 @@ import kotlin.test.assertTrue
 class GuardsTest {
     /** One second of a closed loop: [perSecond] successes of [latencyMs] each over [connections] connections. */
     private fun closed(
-        perSecond: Long, latencyMs: Long, connections: Int, clientCpuMs: Long = 100, jvmCpuMs: Long = 500,
+        perSecond: Long,
+        latencyMs: Long,
+        connections: Int,
+        clientCpuMs: Long = 100,
+        jvmCpuMs: Long = 500,
         machineBusy: Double = Double.NaN,
-    ) =
-        IterationReport(
-            ClientReport(
-                latencyMicros = Histogram(3_600_000_000L, 3).apply { recordValueWithCount(latencyMs * 1000, perSecond) },
-                successes = perSecond, failures = FailureCounts(), reconnects = 0,
-                clientCpuNanos = clientCpuMs * 1_000_000, wallNanos = 1_000_000_000, connections = connections,
-            ),
-            ResourceReport(processCpuNanos = jvmCpuMs * 1_000_000, allocatedBytes = 0, peakThreads = 10, machineBusy = machineBusy),
-        )
+    ) = IterationReport(
+        ClientReport(
+            latencyMicros = Histogram(3_600_000_000L, 3).apply {
+                recordValueWithCount(latencyMs * 1000, perSecond)
+            },
+            successes = perSecond,
+            failures = FailureCounts(),
+            reconnects = 0,
+            clientCpuNanos = clientCpuMs * 1_000_000,
+            wallNanos = 1_000_000_000,
+            connections = connections,
+        ),
+        ResourceReport(
+            processCpuNanos = jvmCpuMs * 1_000_000,
+            allocatedBytes = 0,
+            peakThreads = 10,
+            machineBusy = machineBusy,
+        ),
+    )
 
     @Test
     fun `Little's law holds when every connection always has one request in flight`() {
@@ -37,7 +51,9 @@ class GuardsTest {
         val slow = closed(perSecond = 800, latencyMs = 10, connections = 10)
         val warning = assertNotNull(Guards.check(slow, cores = 2)[Guards.LITTLES_LAW])
         assertTrue(warning.contains("0.800"), warning)
-        assertNotNull(Guards.check(closed(perSecond = 1200, latencyMs = 10, connections = 10), cores = 2)[Guards.LITTLES_LAW])
+        assertNotNull(
+            Guards.check(closed(perSecond = 1200, latencyMs = 10, connections = 10), cores = 2)[Guards.LITTLES_LAW],
+        )
     }
 
     @Test
@@ -53,8 +69,18 @@ class GuardsTest {
         // Saturation is the machine's (all processes), not this JVM's: another process's load counts.
         val busy = closed(1000, 10, 10, clientCpuMs = 600, jvmCpuMs = 1000, machineBusy = 0.95)
         assertTrue(Guards.check(busy, cores = 2)[Guards.CLIENT_SATURATED]!!.contains("0.60 cores"))
-        assertNull(Guards.check(closed(1000, 10, 10, clientCpuMs = 600, jvmCpuMs = 1900, machineBusy = 0.6), cores = 2)[Guards.CLIENT_SATURATED])
-        assertNull(Guards.check(closed(1000, 10, 10, clientCpuMs = 300, machineBusy = 0.99), cores = 2)[Guards.CLIENT_SATURATED])
+        assertNull(
+            Guards.check(
+                closed(1000, 10, 10, clientCpuMs = 600, jvmCpuMs = 1900, machineBusy = 0.6),
+                cores = 2,
+            )[Guards.CLIENT_SATURATED],
+        )
+        assertNull(
+            Guards.check(
+                closed(1000, 10, 10, clientCpuMs = 300, machineBusy = 0.99),
+                cores = 2,
+            )[Guards.CLIENT_SATURATED],
+        )
     }
 
     @Test
@@ -76,14 +102,19 @@ class GuardsTest {
     fun `Little's law pools over the iterations where it is defined`() {
         // JMH pads a label missing from an iteration with its zero result; an average with those zeros read 0.6 for
         // 1.0 when 2 of 5 iterations were too short to define it.
-        val defined = (1..3).map { LoadMetricsProfiler.results(closed(1000, 10, 10)).single { it.label == "littlesLaw" } }
+        val defined = (1..3).map {
+            LoadMetricsProfiler.results(closed(1000, 10, 10)).single { it.label == "littlesLaw" }
+        }
         assertTrue(LoadMetricsProfiler.results(closed(30, 200, 10)).none { it.label == "littlesLaw" })
         // As JMH's BenchmarkResult does (both methods are protected there).
         fun call(name: String) = org.openjdk.jmh.results.Result::class.java.getDeclaredMethod(name)
             .apply { isAccessible = true }.invoke(defined[0])
         val padded = defined + List(2) { call("getZeroResult") as org.openjdk.jmh.results.Result<*>? }.filterNotNull()
+
         @Suppress("UNCHECKED_CAST")
-        val aggregator = call("getIterationAggregator") as org.openjdk.jmh.results.Aggregator<org.openjdk.jmh.results.Result<*>>
+        val aggregator = call(
+            "getIterationAggregator",
+        ) as org.openjdk.jmh.results.Aggregator<org.openjdk.jmh.results.Result<*>>
         assertEquals(1.0, aggregator.aggregate(padded).score, 1e-3)
     }
 }

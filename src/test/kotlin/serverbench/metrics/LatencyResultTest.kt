@@ -55,8 +55,7 @@ class LatencyResultTest {
     }
 
     /** Five iterations of 1000 requests: 990 at 1 ms and 10 in a tail at [tails] ms (one value per iteration). */
-    private fun tailed(vararg tails: Double) =
-        BenchmarkResult(null, tails.map { iteration(LatencyResult(histogram(1.0 to 990, it to 10))) }).secondaryResults
+    private fun tailed(vararg tails: Double) = BenchmarkResult(null, tails.map { iteration(LatencyResult(histogram(1.0 to 990, it to 10))) }).secondaryResults
 
     @Test
     fun `a percentile's interval is that of the merged percentile, narrow when the iterations agree`() {
@@ -99,16 +98,24 @@ class LatencyResultTest {
 
     @Test
     fun `a resample is read the way HdrHistogram reads the merged histogram`() {
-        val iterations = listOf(histogram(1.0 to 990, 10.0 to 10), histogram(0.7 to 500, 3.3 to 499, 45.0 to 1),
-            histogram(2.0 to 1000))
+        val iterations = listOf(
+            histogram(1.0 to 990, 10.0 to 10),
+            histogram(0.7 to 500, 3.3 to 499, 45.0 to 1),
+            histogram(2.0 to 1000),
+        )
         val merged = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3).apply { iterations.forEach { add(it) } }
         val percentiles = doubleArrayOf(50.0, 90.0, 99.0, 99.9, 100.0)
         val once = PercentileBootstrap(iterations).statistics(intArrayOf(1, 1, 1), percentiles)
-        assertEquals(percentiles.map { if (it == 100.0) merged.maxValue else merged.getValueAtPercentile(it) }
-            .map(Long::toDouble), once.toList())
+        assertEquals(
+            percentiles.map { if (it == 100.0) merged.maxValue else merged.getValueAtPercentile(it) }
+                .map(Long::toDouble),
+            once.toList(),
+        )
         val twice = merged.copy().apply { add(iterations[1]) }
-        assertEquals(twice.getValueAtPercentile(99.9).toDouble(),
-            PercentileBootstrap(iterations).statistics(intArrayOf(1, 2, 1), percentiles)[3])
+        assertEquals(
+            twice.getValueAtPercentile(99.9).toDouble(),
+            PercentileBootstrap(iterations).statistics(intArrayOf(1, 2, 1), percentiles)[3],
+        )
     }
 
     @Test
@@ -130,8 +137,10 @@ class LatencyResultTest {
         assertEquals(99.0, r.getValue("latency.p99").score, 0.1)
         assertEquals(100.0, r.getValue("latency.p99.9").score, 0.1)
         assertTrue(r.getValue("latency.p99").scoreError.isNaN())
-        assertEquals(listOf("latency.max", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.p99.9"),
-            r.keys.filter { it.startsWith("latency") }.sorted())
+        assertEquals(
+            listOf("latency.max", "latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.p99.9"),
+            r.keys.filter { it.startsWith("latency") }.sorted(),
+        )
     }
 
     @Test
@@ -142,8 +151,17 @@ class LatencyResultTest {
         assertEquals(900.0, r.getValue("latency.p99").score, 1.0)
         assertEquals(2.0, r.getValue("latency.uncorrected.p99").score, 0.01)
         assertEquals(100, r.getValue("latency.uncorrected.mean").sampleCount)
-        assertEquals(listOf("latency.uncorrected.max", "latency.uncorrected.mean", "latency.uncorrected.p50", "latency.uncorrected.p90",
-            "latency.uncorrected.p99", "latency.uncorrected.p99.9"), r.keys.filter { it.startsWith("latency.uncorrected") }.sorted())
+        assertEquals(
+            listOf(
+                "latency.uncorrected.max",
+                "latency.uncorrected.mean",
+                "latency.uncorrected.p50",
+                "latency.uncorrected.p90",
+                "latency.uncorrected.p99",
+                "latency.uncorrected.p99.9",
+            ),
+            r.keys.filter { it.startsWith("latency.uncorrected") }.sorted(),
+        )
     }
 
     @Test
@@ -176,11 +194,15 @@ class LatencyResultTest {
 
     @Test
     fun `server resources are the JVM's minus the client's, per request over all iterations`() {
-        val r = BenchmarkResult(null, listOf(
-            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 1000), resources = ResourceReport(1_500_000_000, 4_000_000, 40, openFds = 90, heapAfterGcBytes = 50L shl 20))).toTypedArray()),
-            iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 3000), resources = ResourceReport(2_500_000_000, 8_000_000, 55, openFds = 80, heapAfterGcBytes = 40L shl 20))).toTypedArray()),
-        )).secondaryResults
-        // server CPU = process CPU - client CPU (0.5 s each): 1.0 s + 2.0 s over 2 s of wall time, and over 4000 requests
+        val r = BenchmarkResult(
+            null,
+            listOf(
+                iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 1000), resources = ResourceReport(1_500_000_000, 4_000_000, 40, openFds = 90, heapAfterGcBytes = 50L shl 20))).toTypedArray()),
+                iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 3000), resources = ResourceReport(2_500_000_000, 8_000_000, 55, openFds = 80, heapAfterGcBytes = 40L shl 20))).toTypedArray()),
+            ),
+        ).secondaryResults
+        // server CPU = process CPU - client CPU (0.5 s each): 1.0 s + 2.0 s over 2 s of wall time, and over 4000
+        // requests
         assertEquals(1.5, r.getValue("server.cpu").score, 1e-9)
         assertEquals(3000.0 / 4000, r.getValue("server.cpuPerReq").score, 1e-9) // ms
         assertEquals(12_000_000.0 / 4000, r.getValue("heap.allocPerReq").score, 1e-9)

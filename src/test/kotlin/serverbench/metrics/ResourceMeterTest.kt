@@ -6,7 +6,10 @@ import kotlin.test.assertNull
 import kotlin.test.assertTrue
 
 class ResourceMeterTest {
-    private fun allocateOnAThreadThatEnds() = Thread { ByteArray(8 shl 20).also { it[0] = 1 } }.apply { start(); join() }
+    private fun allocateOnAThreadThatEnds() = Thread { ByteArray(8 shl 20).also { it[0] = 1 } }.apply {
+        start()
+        join()
+    }
 
     @Test
     fun `a thread that ended during the iteration still counts (HotSpot's total allocated bytes)`() {

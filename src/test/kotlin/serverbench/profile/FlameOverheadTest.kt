@@ -58,7 +58,8 @@ class FlameOverheadTest {
         assertFalse(FlameProfiler("overhead=false").overhead)
         val cases = mapOf(
             "overhead=10" to "flame: overhead takes no value (or true/false), was '10'",
-            "event=bogus" to "flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, cpu-clock, was 'bogus'",
+            "event=bogus" to
+                "flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, cpu-clock, was 'bogus'",
             "threads=some" to "flame: threads must be server or all, was 'some'",
             "colour=red" to "flame: ",
         )

@@ -19,10 +19,15 @@ class ChartsTest {
         assertTrue(scale.log)
         // Out to the 1, 2 or 5 just beyond the values, so both ends are labelled.
         assertEquals(50.0 to 500000.0, scale.lower to scale.upper)
-        assertEquals(listOf(50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000)
-            .map { it.toDouble() }, scale.major)
-        assertEquals(listOf("50", "100", "200", "500", "1k", "2k", "5k", "10k", "20k", "50k", "100k", "200k", "500k"),
-            scale.major.map(Ticks::label))
+        assertEquals(
+            listOf(50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000)
+                .map { it.toDouble() },
+            scale.major,
+        )
+        assertEquals(
+            listOf("50", "100", "200", "500", "1k", "2k", "5k", "10k", "20k", "50k", "100k", "200k", "500k"),
+            scale.major.map(Ticks::label),
+        )
         assertTrue(scale.minor.containsAll(listOf(300.0, 400.0, 600.0, 900.0, 300000.0)), "${scale.minor}")
         assertTrue(scale.minor.none { it in scale.major })
     }
@@ -53,8 +58,13 @@ class ChartsTest {
     fun `the subtitle names connections, loop, CPU budget, iterations and JDK`() {
         val runs = offload().map { it.copy(params = it.params + ("cpus" to "2")) }
         val lines = Charts.conditions(runs, "limit")
-        assertEquals(listOf("64 connections, closed loop, server CPU budget cpus=2",
-            "5 × 5 s measured iterations in 1 fork, JDK 17.0.15, error bars: 99.9 % interval"), lines)
+        assertEquals(
+            listOf(
+                "64 connections, closed loop, server CPU budget cpus=2",
+                "5 × 5 s measured iterations in 1 fork, JDK 17.0.15, error bars: 99.9 % interval",
+            ),
+            lines,
+        )
         val open = offload().map { it.copy(params = it.params + ("rate" to "2000")) }
         assertTrue(Charts.conditions(open, "limit")[0].contains("open loop at 2000 req/s"))
         val swept = Charts.conditions(offload(), "concurrency")
@@ -64,15 +74,21 @@ class ChartsTest {
     @Test
     fun `the JDK and the measurement plan are read from the result file`(@TempDir dir: File) {
         val file = File(dir, "r.json").apply {
-            writeText("""[{"benchmark": "serverbench.benchmarks.CpuBenchmark.direct", "jdkVersion": "21.0.4",
+            writeText(
+                """[{"benchmark": "serverbench.benchmarks.CpuBenchmark.direct", "jdkVersion": "21.0.4",
                 "forks": 2, "measurementIterations": 5, "measurementTime": "10 s", "params": {"limit": "100"},
-                "primaryMetric": {"score": 1000, "scoreError": 10, "scoreUnit": "ops/s"}}]""")
+                "primaryMetric": {"score": 1000, "scoreError": 10, "scoreUnit": "ops/s"}}]""",
+            )
         }
         val run = Results.read(file).single()
-        assertEquals(listOf("21.0.4", "2", "5", "10 s"),
-            listOf(run.jdkVersion, "${run.forks}", "${run.iterations}", run.iterationTime))
-        assertEquals("5 × 10 s measured iterations in 2 forks, JDK 21.0.4, error bars: 99.9 % interval",
-            Charts.conditions(listOf(run), "limit").last())
+        assertEquals(
+            listOf("21.0.4", "2", "5", "10 s"),
+            listOf(run.jdkVersion, "${run.forks}", "${run.iterations}", run.iterationTime),
+        )
+        assertEquals(
+            "5 × 10 s measured iterations in 2 forks, JDK 21.0.4, error bars: 99.9 % interval",
+            Charts.conditions(listOf(run), "limit").last(),
+        )
     }
 
     @Test
@@ -85,9 +101,11 @@ class ChartsTest {
         }
         val svg = parse(File(dir, "cpu-limit-throughput.svg"))
         val texts = elements(svg, "text").map { it.textContent }
-        for (t in listOf("100", "200", "500", "1k", "10k", "100k", "200k", "limit (log scale)", "req/s (log scale)",
-                "64 connections, closed loop, server without a CPU budget", "direct netty",
-                "completableFuture tomcat")) {
+        for (t in listOf(
+            "100", "200", "500", "1k", "10k", "100k", "200k", "limit (log scale)", "req/s (log scale)",
+            "64 connections, closed loop, server without a CPU budget", "direct netty",
+            "completableFuture tomcat",
+        )) {
             assertTrue(t in texts, "'$t' not among the SVG's texts: $texts")
         }
         assertEquals(4, elements(svg, "g").count { it.getAttribute("class") == "series-line" })
@@ -120,8 +138,11 @@ class ChartsTest {
         val many = listOf(16, 64, 256).flatMap { c ->
             offload().map { r ->
                 val score = r.primary.score * (c / 64.0).pow(0.15)
-                r.copy(benchmark = r.benchmark.replace("Cpu", "Many"), params = r.params + ("concurrency" to "$c"),
-                    primary = Metric(score, score * 0.05, "ops/s"))
+                r.copy(
+                    benchmark = r.benchmark.replace("Cpu", "Many"),
+                    params = r.params + ("concurrency" to "$c"),
+                    primary = Metric(score, score * 0.05, "ops/s"),
+                )
             }
         }
         Charts.write(many, out, out)
@@ -129,8 +150,11 @@ class ChartsTest {
         val linear = offload().filter { it.params["limit"] == "100" }.flatMap { r ->
             listOf(50, 100, 200, 300, 400).map { t ->
                 val score = r.primary.score * (0.55 + t / 900.0)
-                r.copy(benchmark = r.benchmark.replace("Cpu", "Linear"), params = r.params + ("threads" to "$t"),
-                    primary = Metric(score, score * 0.04, "ops/s"))
+                r.copy(
+                    benchmark = r.benchmark.replace("Cpu", "Linear"),
+                    params = r.params + ("threads" to "$t"),
+                    primary = Metric(score, score * 0.04, "ops/s"),
+                )
             }
         }
         Charts.write(linear, out, out)
@@ -150,11 +174,16 @@ class ChartsTest {
                     val speed = (if (server == "netty") 1.0 else 0.85) * (if (variant == "direct") 1.0 else 0.9)
                     val score = 40000 * 100.0.pow(0.8) / limit.toDouble().pow(0.8) * speed
                     val p99 = 64 * 1000.0 / score * 2.5
-                    Run("serverbench.benchmarks.CpuBenchmark.$variant",
+                    Run(
+                        "serverbench.benchmarks.CpuBenchmark.$variant",
                         mapOf("concurrency" to "64", "limit" to "$limit", "server" to server, "rate" to "0"),
                         Metric(score, score * 0.05, "ops/s"),
                         mapOf("latency.p99" to Metric(p99, p99 * 0.1, "ms", p99 * 0.95, p99 * 1.15)),
-                        jdkVersion = "17.0.15", forks = 1, iterations = 5, iterationTime = "5 s")
+                        jdkVersion = "17.0.15",
+                        forks = 1,
+                        iterations = 5,
+                        iterationTime = "5 s",
+                    )
                 }
             }
         }

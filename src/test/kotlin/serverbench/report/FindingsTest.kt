@@ -11,22 +11,41 @@ import kotlin.test.assertTrue
 /** The verdicts a report opens with, from runs whose intervals are chosen to overlap or not. */
 class FindingsTest {
     private fun run(
-        benchmark: String, server: String, rps: Double, rpsError: Double, p99: Double, p99Low: Double, p99High: Double,
-        params: Map<String, String> = mapOf("concurrency" to "64"), notSteady: Boolean = false, errors: Double = 0.0,
-        warnings: List<String> = emptyList(), jdk: String = "17.0.9",
-    ) = Run("serverbench.benchmarks.$benchmark", params + ("server" to server) + knobs(params, server),
+        benchmark: String,
+        server: String,
+        rps: Double,
+        rpsError: Double,
+        p99: Double,
+        p99Low: Double,
+        p99High: Double,
+        params: Map<String, String> = mapOf("concurrency" to "64"),
+        notSteady: Boolean = false,
+        errors: Double = 0.0,
+        warnings: List<String> = emptyList(),
+        jdk: String = "17.0.9",
+    ) = Run(
+        "serverbench.benchmarks.$benchmark",
+        params + ("server" to server) + knobs(params, server),
         Metric(rps, rpsError, "ops/s"),
-        mapOf("latency.p99" to Metric(p99, maxOf(p99 - p99Low, p99High - p99), "ms", p99Low, p99High),
+        mapOf(
+            "latency.p99" to Metric(p99, maxOf(p99 - p99Low, p99High - p99), "ms", p99Low, p99High),
             "errors" to Metric(errors, Double.NaN, "count"),
-            Run.NOT_STEADY to Metric(if (notSteady) 1.0 else 0.0, Double.NaN, "flag")) +
-            warnings.associate { "warning.$it" to Metric(0.5, Double.NaN, "share") }, jdkVersion = jdk)
+            Run.NOT_STEADY to Metric(if (notSteady) 1.0 else 0.0, Double.NaN, "flag"),
+        ) +
+            warnings.associate { "warning.$it" to Metric(0.5, Double.NaN, "share") },
+        jdkVersion = jdk,
+    )
 
     /** The blocking family's server knobs as a real run has them: unset, and n/a on the other stack. */
-    private fun knobs(params: Map<String, String>, server: String) = if ("delayMs" !in params) emptyMap() else mapOf(
-        "nettyIoWorkers" to if (server == "netty") "default" else "n/a",
-        "tomcatMaxThreads" to if (server == "tomcat") "default" else "n/a",
-        "virtualThreads" to "false",
-    )
+    private fun knobs(params: Map<String, String>, server: String) = if ("delayMs" !in params) {
+        emptyMap()
+    } else {
+        mapOf(
+            "nettyIoWorkers" to if (server == "netty") "default" else "n/a",
+            "tomcatMaxThreads" to if (server == "tomcat") "default" else "n/a",
+            "virtualThreads" to "false",
+        )
+    }
 
     private fun lines(runs: List<Run>) = Findings.markdown(runs).lines()
 
@@ -40,8 +59,10 @@ class FindingsTest {
         run("CpuBenchmark.direct", "tomcat", 9_800.0, 200.0, 22.0, 21.0, 24.0, cpu),
         run("CpuBenchmark.completableFuture", "netty", 7_700.0, 180.0, 15.0, 14.5, 15.5, cpu),
         run("CpuBenchmark.completableFuture", "tomcat", 9_650.0, 250.0, 21.0, 20.0, 23.0, cpu, notSteady = true),
-        run("BlockingIoBenchmark.direct", "netty", 38.0, 2.0, 1_700.0, 1_650.0, 1_800.0, io,
-            warnings = listOf("unanswered")),
+        run(
+            "BlockingIoBenchmark.direct", "netty", 38.0, 2.0, 1_700.0, 1_650.0, 1_800.0, io,
+            warnings = listOf("unanswered"),
+        ),
         run("BlockingIoBenchmark.direct", "tomcat", 630.0, 3.0, 101.0, 100.8, 101.5, io),
         run("BlockingIoBenchmark.nonBlocking", "netty", 636.0, 2.0, 100.9, 100.7, 101.2, io),
         run("BlockingIoBenchmark.nonBlocking", "tomcat", 635.0, 2.0, 101.2, 100.9, 101.6, io),
@@ -50,49 +71,78 @@ class FindingsTest {
     @Test
     fun `a quick-suite-like run gives the conditions once, a line or two per family, the stacks side by side`() {
         val text = Findings.markdown(quickLike)
-        assertEquals(listOf("", "## Findings", "",
-            "Conditions: closed loop, 64 connections; no CPU budget: the load client runs in the same JVM on the " +
-                "same cores as the server; JDK 17.0.9. \"Beyond noise\": the two rows' 99.9 % intervals do not " +
-                "overlap.",
-            "",
-            "- **BlockingIo**: most req/s **netty nonBlocking**: 636.0 vs 635.0 (tomcat nonBlocking), +0.2 %, within " +
-                "noise; lowest p99 too: 100.9 vs 101.0 ms (tomcat direct), -0.1 %, within noise.",
-            "  Same variant, netty vs tomcat: more req/s on tomcat (direct 17×), within noise (nonBlocking); lower " +
-                "p99 on tomcat (direct 17× lower), within noise (nonBlocking). Guards fired: netty direct " +
-                "(unanswered).",
-            "- **Cpu**: most req/s **tomcat direct**: 9,800 vs 7,840 (netty direct), +25 %, beyond noise; lowest p99 " +
-                "**netty completableFuture**: 15.00 vs 18.00 ms (netty direct), -17 %, beyond noise.",
-            "  Same variant, netty vs tomcat: more req/s on tomcat (direct +25 %); lower p99 on netty " +
-                "(direct -18 %). Not steady, so not compared: tomcat completableFuture.",
-            "- **Noop**: most req/s **netty hello**: 43,254 vs 37,600 (tomcat hello), +15 %, beyond noise; lowest " +
-                "p99 too: 4.95 vs 6.10 ms (tomcat hello), -19 %, beyond noise.",
-            ""), text.lines())
+        assertEquals(
+            listOf(
+                "", "## Findings", "",
+                "Conditions: closed loop, 64 connections; no CPU budget: the load client runs in the same JVM on the " +
+                    "same cores as the server; JDK 17.0.9. \"Beyond noise\": the two rows' 99.9 % intervals do not " +
+                    "overlap.",
+                "",
+                "- **BlockingIo**: most req/s **netty nonBlocking**: 636.0 vs 635.0 (tomcat nonBlocking), +0.2 %, within " +
+                    "noise; lowest p99 too: 100.9 vs 101.0 ms (tomcat direct), -0.1 %, within noise.",
+                "  Same variant, netty vs tomcat: more req/s on tomcat (direct 17×), within noise (nonBlocking); lower " +
+                    "p99 on tomcat (direct 17× lower), within noise (nonBlocking). Guards fired: netty direct " +
+                    "(unanswered).",
+                "- **Cpu**: most req/s **tomcat direct**: 9,800 vs 7,840 (netty direct), +25 %, beyond noise; lowest p99 " +
+                    "**netty completableFuture**: 15.00 vs 18.00 ms (netty direct), -17 %, beyond noise.",
+                "  Same variant, netty vs tomcat: more req/s on tomcat (direct +25 %); lower p99 on netty " +
+                    "(direct -18 %). Not steady, so not compared: tomcat completableFuture.",
+                "- **Noop**: most req/s **netty hello**: 43,254 vs 37,600 (tomcat hello), +15 %, beyond noise; lowest " +
+                    "p99 too: 4.95 vs 6.10 ms (tomcat hello), -19 %, beyond noise.",
+                "",
+            ),
+            text.lines(),
+        )
         assertTrue(text.lines().size <= 15, text)
     }
 
     @Test
     fun `a lead inside both rows' intervals is within noise, one outside them beyond noise`() {
-        val close = lines(listOf(run("NoopBenchmark.hello", "netty", 43_254.0, 417.0, 4.95, 4.8, 5.1),
-            run("NoopBenchmark.hello", "tomcat", 42_900.0, 500.0, 4.9, 4.7, 5.2)))
-        assertTrue(close.contains("- **Noop**: most req/s **netty hello**: 43,254 vs 42,900 (tomcat hello), +0.8 %, " +
-            "within noise; lowest p99 **tomcat hello**: 4.90 vs 4.95 ms (netty hello), -1.0 %, within noise."),
-            "$close")
+        val close = lines(
+            listOf(
+                run("NoopBenchmark.hello", "netty", 43_254.0, 417.0, 4.95, 4.8, 5.1),
+                run("NoopBenchmark.hello", "tomcat", 42_900.0, 500.0, 4.9, 4.7, 5.2),
+            ),
+        )
+        assertTrue(
+            close.contains(
+                "- **Noop**: most req/s **netty hello**: 43,254 vs 42,900 (tomcat hello), +0.8 %, " +
+                    "within noise; lowest p99 **tomcat hello**: 4.90 vs 4.95 ms (netty hello), -1.0 %, within noise.",
+            ),
+            "$close",
+        )
         // 10,000 ± 100 against 9,500 ± 100: the intervals end 200 apart.
-        val clear = lines(listOf(run("CpuBenchmark.direct", "netty", 10_000.0, 100.0, 10.0, 9.0, 11.0),
-            run("CpuBenchmark.direct", "tomcat", 9_500.0, 100.0, 30.0, 28.0, 33.0)))
-        assertTrue(clear.contains("- **Cpu**: most req/s **netty direct**: 10,000 vs 9,500 (tomcat direct), +5.3 %, " +
-            "beyond noise; lowest p99 too: 10.00 vs 30.00 ms (tomcat direct), 3.0× lower, beyond noise."), "$clear")
+        val clear = lines(
+            listOf(
+                run("CpuBenchmark.direct", "netty", 10_000.0, 100.0, 10.0, 9.0, 11.0),
+                run("CpuBenchmark.direct", "tomcat", 9_500.0, 100.0, 30.0, 28.0, 33.0),
+            ),
+        )
+        assertTrue(
+            clear.contains(
+                "- **Cpu**: most req/s **netty direct**: 10,000 vs 9,500 (tomcat direct), +5.3 %, " +
+                    "beyond noise; lowest p99 too: 10.00 vs 30.00 ms (tomcat direct), 3.0× lower, beyond noise.",
+            ),
+            "$clear",
+        )
     }
 
     @Test
     fun `a row that was not steady is left out of the ranking and named`() {
-        val runs = listOf(run("CpuBenchmark.direct", "netty", 12_000.0, 3_000.0, 8.0, 7.0, 9.0, notSteady = true),
+        val runs = listOf(
+            run("CpuBenchmark.direct", "netty", 12_000.0, 3_000.0, 8.0, 7.0, 9.0, notSteady = true),
             run("CpuBenchmark.direct", "tomcat", 9_800.0, 200.0, 22.0, 21.0, 24.0),
-            run("CpuBenchmark.completableFuture", "tomcat", 9_000.0, 200.0, 20.0, 19.0, 21.0))
+            run("CpuBenchmark.completableFuture", "tomcat", 9_000.0, 200.0, 20.0, 19.0, 21.0),
+        )
         val text = lines(runs)
-        assertTrue(text.contains("- **Cpu**: most req/s **tomcat direct**: 9,800 vs 9,000 (tomcat " +
-            "completableFuture), +8.9 %, beyond noise; lowest p99 **tomcat completableFuture**: 20.00 vs 22.00 ms " +
-            "(tomcat direct), -9.1 %, within noise."), "$text")
+        assertTrue(
+            text.contains(
+                "- **Cpu**: most req/s **tomcat direct**: 9,800 vs 9,000 (tomcat " +
+                    "completableFuture), +8.9 %, beyond noise; lowest p99 **tomcat completableFuture**: 20.00 vs 22.00 ms " +
+                    "(tomcat direct), -9.1 %, within noise.",
+            ),
+            "$text",
+        )
         assertTrue(text.contains("  Not steady, so not compared: netty direct."), "$text")
         val alone = lines(runs.take(2))
         assertTrue(alone.contains("- **Cpu**: only **tomcat direct** was steady: 9,800 req/s, p99 22.00 ms."), "$alone")
@@ -103,35 +153,67 @@ class FindingsTest {
 
     @Test
     fun `failures and fired guards are mentioned with the row`() {
-        val text = lines(listOf(run("BlockingIoBenchmark.direct", "netty", 38.0, 2.0, 1_700.0, 1_650.0, 1_800.0,
-            errors = 12.0, warnings = listOf("unanswered", "littlesLaw")),
-            run("BlockingIoBenchmark.direct", "tomcat", 630.0, 3.0, 101.0, 100.8, 101.5)))
-        assertEquals("  Errors: netty direct 12. Guards fired: netty direct (unanswered, littlesLaw).", text[6],
-            "$text")
+        val text = lines(
+            listOf(
+                run(
+                    "BlockingIoBenchmark.direct", "netty", 38.0, 2.0, 1_700.0, 1_650.0, 1_800.0,
+                    errors = 12.0, warnings = listOf("unanswered", "littlesLaw"),
+                ),
+                run("BlockingIoBenchmark.direct", "tomcat", 630.0, 3.0, 101.0, 100.8, 101.5),
+            ),
+        )
+        assertEquals(
+            "  Errors: netty direct 12. Guards fired: netty direct (unanswered, littlesLaw).",
+            text[6],
+            "$text",
+        )
     }
 
     @Test
     fun `open loop and a CPU budget are the conditions, said once`() {
         val budget = mapOf("concurrency" to "64", "rate" to "2000", "cpus" to "1")
-        val text = lines(listOf(run("NoopBenchmark.hello", "netty", 1_999.0, 1.0, 2.0, 1.9, 2.1, budget),
-            run("NoopBenchmark.hello", "tomcat", 1_998.0, 1.0, 3.0, 2.9, 3.1, budget)))
-        assertEquals("Conditions: open loop at 2000 req/s (at most 64 connections); server under a CPU budget " +
-            "(cpus=1), the load client in the same JVM outside it; JDK 17.0.9. \"Beyond noise\": the two rows' " +
-            "99.9 % intervals do not overlap.", text[3])
+        val text = lines(
+            listOf(
+                run("NoopBenchmark.hello", "netty", 1_999.0, 1.0, 2.0, 1.9, 2.1, budget),
+                run("NoopBenchmark.hello", "tomcat", 1_998.0, 1.0, 3.0, 2.9, 3.1, budget),
+            ),
+        )
+        assertEquals(
+            "Conditions: open loop at 2000 req/s (at most 64 connections); server under a CPU budget " +
+                "(cpus=1), the load client in the same JVM outside it; JDK 17.0.9. \"Beyond noise\": the two rows' " +
+                "99.9 % intervals do not overlap.",
+            text[3],
+        )
         val pinned = mapOf("concurrency" to "400", "cpuset" to "1", "cpus" to "unlimited")
         val other = lines(listOf(run("NoopBenchmark.hello", "netty", 1_999.0, 1.0, 2.0, 1.9, 2.1, pinned)))
-        assertTrue(other[3].startsWith("Conditions: closed loop, 400 connections; server under a CPU budget " +
-            "(cpuset=1), the load client in the same JVM on the other cores; JDK 17.0.9."), other[3])
+        assertTrue(
+            other[3].startsWith(
+                "Conditions: closed loop, 400 connections; server under a CPU budget " +
+                    "(cpuset=1), the load client in the same JVM on the other cores; JDK 17.0.9.",
+            ),
+            other[3],
+        )
     }
 
     @Test
     fun `conditions that differ between groups are said per group`() {
-        fun cpu(server: String, cpus: String, jdk: String) = run("CpuBenchmark.direct", server, 1_000.0, 10.0, 50.0,
-            49.0, 51.0, mapOf("concurrency" to "400", "limit" to "1000", "cpus" to cpus), jdk = jdk)
-        val text = lines(listOf(cpu("netty", "1", "17.0.9"), cpu("tomcat", "1", "21.0.2"),
-            cpu("netty", "unlimited", "17.0.9"), cpu("tomcat", "unlimited", "17.0.9")))
-        assertEquals("Conditions: closed loop, 400 connections; the load client in the same JVM as the server, never " +
-            "under its CPU budget.", text[3].substringBefore(" \"Beyond"))
+        fun cpu(server: String, cpus: String, jdk: String) = run(
+            "CpuBenchmark.direct", server, 1_000.0, 10.0, 50.0,
+            49.0, 51.0, mapOf("concurrency" to "400", "limit" to "1000", "cpus" to cpus), jdk = jdk,
+        )
+        val text = lines(
+            listOf(
+                cpu("netty", "1", "17.0.9"),
+                cpu("tomcat", "1", "21.0.2"),
+                cpu("netty", "unlimited", "17.0.9"),
+                cpu("tomcat", "unlimited", "17.0.9"),
+            ),
+        )
+        assertEquals(
+            "Conditions: closed loop, 400 connections; the load client in the same JVM as the server, never " +
+                "under its CPU budget.",
+            text[3].substringBefore(" \"Beyond"),
+        )
         assertTrue(text[5].startsWith("- **Cpu** (cpus=1; JDK 17.0.9/21.0.2): most req/s"), text[5])
         assertTrue(text[6].startsWith("- **Cpu** (no CPU budget; JDK 17.0.9): most req/s"), text[6])
     }
@@ -147,31 +229,55 @@ class FindingsTest {
             "primaryMetric": {"score": $score, "scoreError": 10, "scoreConfidence": [${score - 10}, ${score + 10}],
             "scoreUnit": "ops/s"}, "secondaryMetrics": {}}"""
         val file = File(dir, "r.json").apply {
-            writeText("[" + listOf(result("netty", 1000, 500), result("tomcat", 1000, 400),
-                result("netty", 100, 900), result("tomcat", 100, 950)).joinToString(",") + "]")
+            writeText(
+                "[" + listOf(
+                    result("netty", 1000, 500),
+                    result("tomcat", 1000, 400),
+                    result("netty", 100, 900),
+                    result("tomcat", 100, 950),
+                ).joinToString(",") + "]",
+            )
         }
         val runs = Results.read(file)
         assertEquals("17.0.12", runs.first().jdkVersion)
         val text = lines(runs)
-        assertTrue(text[3].startsWith("Conditions: closed loop, 64 connections; no CPU budget: the load client runs " +
-            "in the same JVM on the same cores as the server; JDK 17.0.12."), text[3])
-        assertEquals("- **Cpu** limit=100: most req/s **tomcat direct**: 950.0 vs 900.0 (netty direct), +5.6 %, " +
-            "beyond noise.", text[5])
-        assertEquals("- **Cpu** limit=1000: most req/s **netty direct**: 500.0 vs 400.0 (tomcat direct), +25 %, " +
-            "beyond noise.", text[6])
+        assertTrue(
+            text[3].startsWith(
+                "Conditions: closed loop, 64 connections; no CPU budget: the load client runs " +
+                    "in the same JVM on the same cores as the server; JDK 17.0.12.",
+            ),
+            text[3],
+        )
+        assertEquals(
+            "- **Cpu** limit=100: most req/s **tomcat direct**: 950.0 vs 900.0 (netty direct), +5.6 %, " +
+                "beyond noise.",
+            text[5],
+        )
+        assertEquals(
+            "- **Cpu** limit=1000: most req/s **netty direct**: 500.0 vs 400.0 (tomcat direct), +25 %, " +
+                "beyond noise.",
+            text[6],
+        )
     }
 
     @Test
     fun `one candidate gets one line, a family of one candidate over several points one line in all`() {
         val one = lines(listOf(run("NoopBenchmark.hello", "netty", 43_254.0, 417.0, 4.95, 4.8, 5.1)))
-        assertEquals("- **Noop**: only **netty hello** ran: 43,254 req/s, p99 4.95 ms (no work per request: the " +
-            "ceiling).", one[5])
+        assertEquals(
+            "- **Noop**: only **netty hello** ran: 43,254 req/s, p99 4.95 ms (no work per request: the " +
+                "ceiling).",
+            one[5],
+        )
         assertEquals(7, one.size, "$one") // the heading's blank line, heading, blank, conditions, blank, line, end
-        val swept = lines(listOf("100", "1000", "10000").map {
-            run("CpuBenchmark.direct", "tomcat", 1_000.0, 10.0, 5.0, 4.0, 6.0, mapOf("limit" to it))
-        })
-        assertEquals(listOf("- **Cpu**: only tomcat direct ran (3 parameter points), nothing to compare it with.", ""),
-            swept.drop(5))
+        val swept = lines(
+            listOf("100", "1000", "10000").map {
+                run("CpuBenchmark.direct", "tomcat", 1_000.0, 10.0, 5.0, 4.0, 6.0, mapOf("limit" to it))
+            },
+        )
+        assertEquals(
+            listOf("- **Cpu**: only tomcat direct ran (3 parameter points), nothing to compare it with.", ""),
+            swept.drop(5),
+        )
         assertEquals("", Findings.markdown(emptyList()))
     }
 

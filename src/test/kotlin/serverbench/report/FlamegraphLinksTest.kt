@@ -21,23 +21,31 @@ class FlamegraphLinksTest {
     private fun profile(root: File, session: String?, params: Map<String, String>, frame: String): List<File> {
         val profiles = File(root, "profiles").let { if (session == null) it else File(it, session) }
         val dir = ProfileLayout.dir(profiles, benchmark, params).apply { mkdirs() }
-        return listOf(File(dir, "cpu.html").apply { writeText("<html>$frame</html>") },
-            File(dir, "cpu.collapsed").apply { writeText("Thread.run;Handler.direct;$frame 50\n") })
+        return listOf(
+            File(dir, "cpu.html").apply { writeText("<html>$frame</html>") },
+            File(dir, "cpu.collapsed").apply { writeText("Thread.run;Handler.direct;$frame 50\n") },
+        )
     }
 
     /** A result file as the launcher writes it: entries of profiled runs list their files relative to it. */
     private fun results(file: File, vararg runs: Pair<Map<String, String>, List<File>>) {
         file.parentFile.mkdirs()
-        file.writeText(runs.joinToString(",\n", "[\n", "\n]\n") { (params, profiles) ->
-            val listed = if (profiles.isEmpty()) "" else profiles.joinToString(", ", ",\n  \"profiles\": [", "]") {
-                "\"" + it.relativeTo(file.parentFile).invariantSeparatorsPath + "\""
-            }
-            """{"benchmark": "$benchmark", "mode": "thrpt",
+        file.writeText(
+            runs.joinToString(",\n", "[\n", "\n]\n") { (params, profiles) ->
+                val listed = if (profiles.isEmpty()) {
+                    ""
+                } else {
+                    profiles.joinToString(", ", ",\n  \"profiles\": [", "]") {
+                        "\"" + it.relativeTo(file.parentFile).invariantSeparatorsPath + "\""
+                    }
+                }
+                """{"benchmark": "$benchmark", "mode": "thrpt",
               |  "params": {${params.entries.joinToString(", ") { "\"${it.key}\": \"${it.value}\"" }}},
               |  "primaryMetric": {"score": 1000, "scoreError": 10, "scoreUnit": "ops/s"},
               |  "secondaryMetrics": {}$listed}"""
-                .trimMargin()
-        })
+                    .trimMargin()
+            },
+        )
     }
 
     private class Output(val status: Int, val stdout: String, val stderr: String)
@@ -79,8 +87,10 @@ class FlamegraphLinksTest {
         val rows = run.stdout.lines().filter { it.startsWith("| direct |") }
         assertEquals(2, rows.size, run.stdout)
         val own = "CpuBenchmark.direct/${ProfileLayout.dirName(limit1000)}"
-        assertEquals(listOf("profiles/20240102-090000/$own/cpu.html", "jmh-results/head-diff/$own/cpu-diff.html"),
-            links(rows.single { it.contains("| 1000 |") }))
+        assertEquals(
+            listOf("profiles/20240102-090000/$own/cpu.html", "jmh-results/head-diff/$own/cpu-diff.html"),
+            links(rows.single { it.contains("| 1000 |") }),
+        )
         assertEquals(emptyList(), links(rows.single { it.contains("| 10000 |") }), "an unprofiled run has no graph")
         val diff = File(root, "jmh-results/head-diff/$own/cpu-diff.html").readText()
         // A differential graph draws the head's stacks (coloured by the change against the base).
@@ -88,8 +98,11 @@ class FlamegraphLinksTest {
 
         // Without a baseline: the head run's own graph, and no other.
         val alone = report(root, "jmh-results/head.json")
-        assertEquals(listOf(listOf("profiles/20240102-090000/$own/cpu.html"), emptyList()),
-            alone.stdout.lines().filter { it.startsWith("| direct |") }.map(::links), alone.stdout)
+        assertEquals(
+            listOf(listOf("profiles/20240102-090000/$own/cpu.html"), emptyList()),
+            alone.stdout.lines().filter { it.startsWith("| direct |") }.map(::links),
+            alone.stdout,
+        )
     }
 
     @Test
@@ -98,8 +111,11 @@ class FlamegraphLinksTest {
         for (option in listOf("--profiles", "--baseline-profiles")) {
             val run = report(root, "head.json", option, "profiles")
             assertEquals(2, run.status, run.stdout)
-            assertEquals("report: $option is no longer needed: each result file lists the profiles its own runs made " +
-                "(field \"profiles\"), and the report links and compares only those", run.stderr.lines().first())
+            assertEquals(
+                "report: $option is no longer needed: each result file lists the profiles its own runs made " +
+                    "(field \"profiles\"), and the report links and compares only those",
+                run.stderr.lines().first(),
+            )
         }
     }
 }

@@ -25,9 +25,16 @@ class ReportTest {
 
     @Test
     fun `open-loop rows show the uncorrected p99 beside the corrected one, and fired guards are named`() {
-        fun run(rate: String, warning: Double) = Run("serverbench.benchmarks.DelayBenchmark.delay", mapOf("server" to "netty", "rate" to rate),
-            Metric(100.0, 1.0, "ops/s"), mapOf("latency.p99" to Metric(1900.0, Double.NaN, "ms"),
-                "latency.uncorrected.p99" to Metric(12.0, Double.NaN, "ms"), "warning.behindSchedule" to Metric(warning, Double.NaN, "share")))
+        fun run(rate: String, warning: Double) = Run(
+            "serverbench.benchmarks.DelayBenchmark.delay",
+            mapOf("server" to "netty", "rate" to rate),
+            Metric(100.0, 1.0, "ops/s"),
+            mapOf(
+                "latency.p99" to Metric(1900.0, Double.NaN, "ms"),
+                "latency.uncorrected.p99" to Metric(12.0, Double.NaN, "ms"),
+                "warning.behindSchedule" to Metric(warning, Double.NaN, "share"),
+            ),
+        )
         val rows = Report.markdown(listOf(run("0", 0.0), run("100", 0.4)), "x.json", null, null).lines().filter { it.startsWith("| ") }
         assertTrue(rows[0].contains("| rate |") && rows[0].contains("| uncorrected p99 ms |") && rows[0].endsWith("| warnings |"), rows[0])
         assertTrue(rows[3].contains("| 100 |") && rows[3].contains("| 12.00 |") && rows[3].endsWith("| behindSchedule |"), rows[3])
@@ -36,19 +43,32 @@ class ReportTest {
 
     @Test
     fun `counts print as whole numbers`() {
-        val run = Run("serverbench.benchmarks.NoopBenchmark.hello", mapOf("server" to "netty"), Metric(100.0, 1.0, "ops/s"),
-            mapOf("threads.peak" to Metric(19.0, 0.0, "threads"), "errors" to Metric(0.0, Double.NaN, "count")))
+        val run = Run(
+            "serverbench.benchmarks.NoopBenchmark.hello",
+            mapOf("server" to "netty"),
+            Metric(100.0, 1.0, "ops/s"),
+            mapOf("threads.peak" to Metric(19.0, 0.0, "threads"), "errors" to Metric(0.0, Double.NaN, "count")),
+        )
         val row = Report.markdown(listOf(run), "x.json", null, null).lines().last { it.startsWith("| hello") }
         assertTrue(row.endsWith("| 0 | – | – | – | 19 |"), row)
     }
 
     @Test
     fun `budgeted and unbudgeted servers get tables of their own, the budgeted one with its throttling`() {
-        fun run(cpus: String, limit: String) = Run("serverbench.benchmarks.CpuBenchmark.direct",
-            mapOf("server" to "tomcat", "cpus" to cpus, "cpuset" to "none", "limit" to limit), Metric(100.0, 1.0, "ops/s"),
-            if (cpus == "unlimited") mapOf("server.cpu" to Metric(1.4, Double.NaN, "cores"))
-            else mapOf("server.cpu" to Metric(0.98, Double.NaN, "cores"), "server.throttled" to Metric(0.9, Double.NaN, "share"),
-                "server.throttledMs" to Metric(850.0, Double.NaN, "ms/s")))
+        fun run(cpus: String, limit: String) = Run(
+            "serverbench.benchmarks.CpuBenchmark.direct",
+            mapOf("server" to "tomcat", "cpus" to cpus, "cpuset" to "none", "limit" to limit),
+            Metric(100.0, 1.0, "ops/s"),
+            if (cpus == "unlimited") {
+                mapOf("server.cpu" to Metric(1.4, Double.NaN, "cores"))
+            } else {
+                mapOf(
+                    "server.cpu" to Metric(0.98, Double.NaN, "cores"),
+                    "server.throttled" to Metric(0.9, Double.NaN, "share"),
+                    "server.throttledMs" to Metric(850.0, Double.NaN, "ms/s"),
+                )
+            },
+        )
         val md = Report.markdown(listOf(run("1", "1000"), run("unlimited", "1000"), run("1", "100000")), "x.json", null, null)
         val unbudgeted = md.indexOf("### Server without a CPU budget")
         val budgeted = md.indexOf("### Server under cpus=1")
@@ -86,10 +106,12 @@ class ReportTest {
     fun `an asymmetric interval is compared by its two ends, as the result file's scoreConfidence gives them`(@TempDir dir: File) {
         // p99.9 12 ms, bootstrap interval [11.5, 30]: JMH's single ± (18) would reach down to -6 and hide the change.
         fun file(name: String, score: Double, error: Double, low: Double, high: Double) = File(dir, name).apply {
-            writeText("""[{"benchmark": "serverbench.benchmarks.NoopBenchmark.hello", "params": {"server": "netty"},
+            writeText(
+                """[{"benchmark": "serverbench.benchmarks.NoopBenchmark.hello", "params": {"server": "netty"},
                 "primaryMetric": {"score": 1000, "scoreError": 10, "scoreUnit": "ops/s"},
                 "secondaryMetrics": {"latency.p99.9": {"score": $score, "scoreError": $error,
-                "scoreConfidence": [$low, $high], "scoreUnit": "ms"}}}]""")
+                "scoreConfidence": [$low, $high], "scoreUnit": "ms"}}}]""",
+            )
         }
         val head = Results.read(file("head.json", 12.0, 18.0, 11.5, 30.0)).single().metric("latency.p99.9")!!
         val base = Results.read(file("base.json", 10.0, 0.1, 9.9, 10.1)).single().metric("latency.p99.9")!!
@@ -116,12 +138,14 @@ class ReportTest {
 
     @Test
     fun `a differential flamegraph is made for a row profiled in both runs, its forks summed`(@TempDir dir: File) {
-        fun profiled(run: Run, side: String, vararg forks: Int) = run.copy(profiles = forks.mapIndexed { i, n ->
-            val name = if (forks.size > 1) "cpu-pid$i.collapsed" else "cpu.collapsed"
-            File(ProfileLayout.dir(File(dir, side), run.benchmark, run.params).apply { mkdirs() }, name).apply {
-                writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write 20\n")
-            }
-        })
+        fun profiled(run: Run, side: String, vararg forks: Int) = run.copy(
+            profiles = forks.mapIndexed { i, n ->
+                val name = if (forks.size > 1) "cpu-pid$i.collapsed" else "cpu.collapsed"
+                File(ProfileLayout.dir(File(dir, side), run.benchmark, run.params).apply { mkdirs() }, name).apply {
+                    writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write 20\n")
+                }
+            },
+        )
         val base = profiled(head.first(), "base", 30)
         val now = profiled(head.first(), "head", 40, 30)
         val printed = printedBy { Flamegraphs.diff(base, now, File(dir, "diff"), dir) }

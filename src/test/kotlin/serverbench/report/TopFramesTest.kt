@@ -23,24 +23,43 @@ class TopFramesTest {
     fun `self and total rankings in percent of all samples, recursion counted once per stack`() {
         val top = TopFrames.of(stacks.lineSequence(), n = 5, collapse = false)
         assertEquals(100, top.samples)
-        assertEquals(listOf("PrimesKt.isPrime" to 50.0, "Json.write" to 20.0, "Selector.select" to 20.0,
-            "Json.escape" to 10.0), ranking(top.self))
-        assertEquals(listOf("Thread.run" to 100.0, "Handler.direct" to 80.0, "PrimesKt.isPrime" to 50.0,
-            "Json.write" to 30.0, "Selector.select" to 20.0), ranking(top.total))
+        assertEquals(
+            listOf(
+                "PrimesKt.isPrime" to 50.0,
+                "Json.write" to 20.0,
+                "Selector.select" to 20.0,
+                "Json.escape" to 10.0,
+            ),
+            ranking(top.self),
+        )
+        assertEquals(
+            listOf(
+                "Thread.run" to 100.0,
+                "Handler.direct" to 80.0,
+                "PrimesKt.isPrime" to 50.0,
+                "Json.write" to 30.0,
+                "Selector.select" to 20.0,
+            ),
+            ranking(top.total),
+        )
         assertEquals(Frame("Json.write", 30, 30.0), top.total[3])
         assertEquals(2, TopFrames.of(stacks.lineSequence(), n = 2).self.size)
     }
 
     @Test
     fun `the total list leaves out frames that pass nearly all their time to one callee`() {
-        val top = TopFrames.of("""
+        val top = TopFrames.of(
+            """
             start_thread;Thread.run;Loop.run;Handler.a 60
             start_thread;Thread.run;Loop.run;Handler.b 38
             start_thread;Thread.run;Gc.work 2
-        """.trimIndent().lineSequence())
+            """.trimIndent().lineSequence(),
+        )
         // start_thread hands all its time to Thread.run, Thread.run 98 % to Loop.run; Loop.run divides its time.
-        assertEquals(listOf("Loop.run" to 98.0, "Handler.a" to 60.0, "Handler.b" to 38.0, "Gc.work" to 2.0),
-            ranking(top.total))
+        assertEquals(
+            listOf("Loop.run" to 98.0, "Handler.a" to 60.0, "Handler.b" to 38.0, "Gc.work" to 2.0),
+            ranking(top.total),
+        )
         // Recursion is no callee of its own: Json.write stays.
         assertTrue(TopFrames.of(stacks.lineSequence()).total.any { it.name == "Json.write" })
     }
@@ -58,10 +77,14 @@ class TopFramesTest {
         assertEquals("epoll_wait (kernel)", TopFrames.short(top.self[1].name))
 
         val alloc = File(dir, "alloc.collapsed")
-        alloc.writeText("Handler.direct;byte[]_[i] 3\nHandler.direct;byte[]_[k] 1\n" +
-            "Handler.direct;java.lang.String_[i] 4\n")
-        assertEquals(listOf("byte[]" to 50.0, "java.lang.String" to 50.0),
-            ranking(TopFrames.of(listOf(alloc)).self))
+        alloc.writeText(
+            "Handler.direct;byte[]_[i] 3\nHandler.direct;byte[]_[k] 1\n" +
+                "Handler.direct;java.lang.String_[i] 4\n",
+        )
+        assertEquals(
+            listOf("byte[]" to 50.0, "java.lang.String" to 50.0),
+            ranking(TopFrames.of(listOf(alloc)).self),
+        )
     }
 
     @Test
@@ -73,9 +96,14 @@ class TopFramesTest {
         val lambda = "CpuEndpoints\$\$Lambda.invoke"
         assertEquals(lambda, read("serverbench/app/CpuEndpoints\$\$Lambda\$312/0x0000000800f1a000.invoke"))
         assertEquals(lambda, read("serverbench/app/CpuEndpoints\$\$Lambda/0x000001f0010a3c58.invoke"))
-        assertEquals("PostRuntimeDispatch::oop_access_barrier", read("AccessInternal::PostRuntimeDispatch<" +
-            "G1BarrierSet::AccessBarrier<286822ul, G1BarrierSet>, (AccessInternal::BarrierType)3, 286822ul>" +
-            "::oop_access_barrier"))
+        assertEquals(
+            "PostRuntimeDispatch::oop_access_barrier",
+            read(
+                "AccessInternal::PostRuntimeDispatch<" +
+                    "G1BarrierSet::AccessBarrier<286822ul, G1BarrierSet>, (AccessInternal::BarrierType)3, 286822ul>" +
+                    "::oop_access_barrier",
+            ),
+        )
         assertEquals("String[]", read("java.lang.String[]"))
         assertEquals("__GI___libc_write", read("__GI___libc_write"))
         assertEquals("do_syscall_64 (kernel)", read("do_syscall_64_[k]"))
@@ -84,9 +112,13 @@ class TopFramesTest {
 
     private val benchmark = "serverbench.benchmarks.CpuBenchmark.direct"
 
-    private fun run(limit: String, profiles: List<File> = emptyList()) = Run(benchmark,
-        mapOf("server" to "netty", "limit" to limit, "concurrency" to "64"), Metric(1000.0, 10.0, "ops/s"),
-        emptyMap(), profiles)
+    private fun run(limit: String, profiles: List<File> = emptyList()) = Run(
+        benchmark,
+        mapOf("server" to "netty", "limit" to limit, "concurrency" to "64"),
+        Metric(1000.0, 10.0, "ops/s"),
+        emptyMap(),
+        profiles,
+    )
 
     @Test
     fun `the report shows where the time went for profiled rows only`(@TempDir dir: File) {
@@ -102,7 +134,8 @@ class TopFramesTest {
         assertTrue(section.isNotEmpty(), md)
         assertTrue(md.indexOf("| direct |") < md.indexOf("### Where the time went"), "after the family's table: $md")
         assertEquals(1, Regex("samples\\n").findAll(section).count(), "the unprofiled row has none: $section")
-        assertEquals("""
+        assertEquals(
+            """
             |**direct · server=netty · limit=10000, concurrency=64**: 100 samples
             |
             || self % | frame | total % | frame |
@@ -112,6 +145,9 @@ class TopFramesTest {
             || 20.0 | `Selector.select` | 50.0 | `PrimesKt.isPrime` |
             || 10.0 | `Json.escape` | 30.0 | `Json.write` |
             ||  |  | 20.0 | `Selector.select` |
-            |""".trimMargin(), section.substringAfter("\n\n"))
+            |
+            """.trimMargin(),
+            section.substringAfter("\n\n"),
+        )
     }
 }
