@@ -6,7 +6,10 @@ import org.springframework.web.bind.annotation.RequestParam
 import org.springframework.web.bind.annotation.RestController
 import org.springframework.web.context.request.async.DeferredResult
 
-/** Blocking-IO, Spring MVC idiom: a `DeferredResult` completed by a worker of the fixed pool; the Tomcat thread is free meanwhile. */
+/**
+ * Blocking-IO, Spring MVC idiom: a `DeferredResult` completed by a worker of the fixed pool; the Tomcat thread is free
+ * meanwhile.
+ */
 @RestController
 class BlockingIoMvc(private val pools: WorkerPools) {
     @GetMapping("/blocking/workerCompleted", produces = [MediaType.TEXT_PLAIN_VALUE])

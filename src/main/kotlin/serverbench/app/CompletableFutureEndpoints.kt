@@ -29,7 +29,9 @@ class CompletableFutureEndpoints(
 
     @GetMapping("/applicationTaskExecutor")
     fun applicationTaskExecutor(@RequestParam("ms") ms: Long): CompletableFuture<String> =
-        CompletableFuture.supplyAsync({ BlockingIoEndpoints.work(ms) }, applicationTaskExecutor)
+        CompletableFuture.supplyAsync({
+            BlockingIoEndpoints.work(ms)
+        }, applicationTaskExecutor)
 
     @GetMapping("/commonPool")
     fun commonPool(@RequestParam("ms") ms: Long): CompletableFuture<String> =

@@ -45,7 +45,9 @@ class ProxyEndpoints(
 
     @GetMapping("/jdkAsync")
     fun jdkAsync(@RequestParam("ms") ms: Long): CompletableFuture<String> =
-        jdk.sendAsync(jdkRequest(ms), HttpResponse.BodyHandlers.ofString()).thenApply { checked(it) }
+        jdk.sendAsync(jdkRequest(ms), HttpResponse.BodyHandlers.ofString()).thenApply {
+            checked(it)
+        }
 
     @GetMapping("/apacheAsync")
     fun apacheAsync(@RequestParam("ms") ms: Long): CompletableFuture<String> {
@@ -92,8 +94,13 @@ class ProxyEndpoints(
 
     private fun jdkRequest(ms: Long): HttpRequest = HttpRequest.newBuilder(uri(ms)).GET().build()
 
-    private fun checked(response: HttpResponse<String>): String =
-        if (response.statusCode() == 200) response.body() else throw downstreamFailed(response.statusCode())
+    private fun checked(response: HttpResponse<String>): String = if (response.statusCode() ==
+        200
+    ) {
+        response.body()
+    } else {
+        throw downstreamFailed(response.statusCode())
+    }
 
     private fun downstreamFailed(status: Int) =
         ResponseStatusException(HttpStatus.BAD_GATEWAY, "downstream answered $status")

@@ -13,7 +13,9 @@ import org.springframework.context.annotation.Configuration
 import org.springframework.core.Ordered
 import java.util.concurrent.TimeUnit
 
-/** [ServerProbe] on the servlet stack: a filter ahead of every other, counting a request until its response completes. */
+/**
+ * [ServerProbe] on the servlet stack: a filter ahead of every other, counting a request until its response completes.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(ServerProbe.PROPERTY)
 class ServerProbeMvc {

@@ -11,7 +11,10 @@ import reactor.core.publisher.Mono
 import java.time.Duration
 import java.util.concurrent.atomic.AtomicBoolean
 
-/** [ServerProbe] on WebFlux: a web filter ahead of every other; the request leaves the count when its response is written. */
+/**
+ * [ServerProbe] on WebFlux: a web filter ahead of every other; the request leaves the count when its response is
+ * written.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty(ServerProbe.PROPERTY)
 class ServerProbeWebFlux {

@@ -159,19 +159,22 @@ abstract class HttpBenchmark {
             } catch (e: Exception) {
                 // Spring wraps the cause (a port in use, a bean that failed) in layers of context; say the cause.
                 val cause = generateSequence<Throwable>(e) { it.cause }.last()
-                throw IllegalStateException("the ${kind.id} server failed to start: ${cause.message ?: cause.javaClass.name}", e)
+                val why = cause.message ?: cause.javaClass.name
+                throw IllegalStateException("the ${kind.id} server failed to start: $why", e)
             }.also { this.fixture = it }
             fixture.verify(request, settings)
             budget?.let { b ->
                 b.sweep()
                 println(
-                    "serverbench: CPU budget ${b.placement}: ${b.serverThreads()} threads of this JVM in the server's " +
-                        "group (${b.describe()}), the load client's thread outside it; availableProcessors() = " +
+                    "serverbench: CPU budget ${b.placement}: ${b.serverThreads()} threads of this JVM in the " +
+                        "server's group (${b.describe()}), the load client's thread outside it; " +
+                        "availableProcessors() = " +
                         Runtime.getRuntime().availableProcessors(),
                 )
             }
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
-            val client = LoadClient(fixture.address, concurrency, request, settings, rate.toDouble()).also { this.client = it }
+            val client = LoadClient(fixture.address, concurrency, request, settings, rate.toDouble())
+            this.client = client
             client.start()
             measured.clear()
             runName = RunName.of(params)
@@ -182,8 +185,8 @@ abstract class HttpBenchmark {
                     "corrected for coordinated omission; latency.uncorrected.* from the actual send)"
             }
             println(
-                "\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, first " +
-                    "validated response at $ready ms; $load (${client.transport.name}) -> $request",
+                "\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, " +
+                    "first validated response at $ready ms; $load (${client.transport.name}) -> $request",
             )
             warmupSeconds = -1.0
             warmup?.let { w ->
@@ -289,8 +292,8 @@ abstract class HttpBenchmark {
     private fun startBudget(placement: CpuPlacement): CpuBudget {
         val active = Runtime.getRuntime().availableProcessors()
         check(active == placement.activeProcessors) {
-            "$placement needs the fork started with -XX:ActiveProcessorCount=${placement.activeProcessors} (it sees $active " +
-                "processors); run it through target/benchmarks.jar's launcher, which adds it"
+            "$placement needs the fork started with -XX:ActiveProcessorCount=${placement.activeProcessors} (it sees " +
+                "$active processors); run it through target/benchmarks.jar's launcher, which adds it"
         }
         return CpuBudget.start(placement).also { budget = it }
     }

@@ -60,7 +60,8 @@ class ProxyBenchmark : TunableHttpBenchmark() {
         if (kotlin.math.abs(hits - responses) > client.connections) {
             throw LoadFailure(
                 "the downstream stub got $hits requests in this iteration but the client got $responses " +
-                    "responses; with ${client.connections} connections they may differ by at most ${client.connections}",
+                    "responses; with ${client.connections} connections they may differ by at most " +
+                    "${client.connections}",
             )
         }
         if (lastMeasurement) {

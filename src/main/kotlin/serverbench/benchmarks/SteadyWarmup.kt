@@ -36,8 +36,8 @@ class SteadyWarmup(private val maxSeconds: Long) {
                     .format(seconds, windowSeconds, last, jitMillis)
             } else {
                 (
-                    "NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s; JIT %d ms in them, steady needs < %.0f %%): " +
-                        "measuring anyway, see the notSteady guard"
+                    "NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s; JIT %d ms in them, steady " +
+                        "needs < %.0f %%): measuring anyway, see the notSteady guard"
                     ).format(seconds, MAX_PROPERTY, last, jitMillis, JIT_SHARE * 100)
             }
         }

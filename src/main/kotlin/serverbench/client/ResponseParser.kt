@@ -224,8 +224,13 @@ internal class ResponseParser(private val expected: ByteBuf) {
     }
 
     /** An incomplete line waits for more bytes, but not forever: a line longer than a whole head is malformed. */
-    private fun needLine(buf: ByteBuf): Int =
-        if (buf.readableBytes() > MAX_HEAD_BYTES) malformed("line longer than $MAX_HEAD_BYTES bytes") else NEED_MORE
+    private fun needLine(buf: ByteBuf): Int = if (buf.readableBytes() >
+        MAX_HEAD_BYTES
+    ) {
+        malformed("line longer than $MAX_HEAD_BYTES bytes")
+    } else {
+        NEED_MORE
+    }
 
     private fun malformed(why: String): Int {
         problem = why

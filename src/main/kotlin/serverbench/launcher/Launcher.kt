@@ -101,7 +101,8 @@ object Launcher {
                 val name = it.benchmark.removePrefix("serverbench.benchmarks.")
                 System.err.println(
                     "serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks " +
-                        "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); $name has ${it.measurementIterations}",
+                        "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); $name has " +
+                        "${it.measurementIterations}",
                 )
                 return USAGE
             }

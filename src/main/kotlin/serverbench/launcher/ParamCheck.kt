@@ -23,11 +23,12 @@ object ParamCheck {
      */
     fun check(given: Map<String, List<String>>, runs: List<Plan.Run>, declared: Set<String>): String? {
         for ((name, values) in given) {
+            val typed = "-p $name=${values.joinToString(",")}"
             if (name !in declared) {
-                return "-p $name=${values.joinToString(",")}: no selected benchmark has a parameter '$name'; theirs are " +
+                return "$typed: no selected benchmark has a parameter '$name'; theirs are " +
                     "${declared.sorted().joinToString(", ")} (list them with -lp <pattern>)"
             }
-            if (values.isEmpty() || values.any { it.isBlank() }) return "-p $name=${values.joinToString(",")}: an empty value"
+            if (values.isEmpty() || values.any { it.isBlank() }) return "$typed: an empty value"
             val rule = ParamRules.rules[name] ?: continue
             values.firstOrNull { !rule.accepts(it) }?.let { return "-p $name=$it: $name must be ${rule.allowed}" }
         }
@@ -38,9 +39,10 @@ object ParamCheck {
         } catch (e: IllegalArgumentException) {
             return e.message
         }
+        val timeoutMs = settings.timeout.toMillis()
         for (name in WAITS) {
-            val tooLong = given[name].orEmpty().firstOrNull { (it.toIntOrNull() ?: 0) >= settings.timeout.toMillis() } ?: continue
-            return "-p $name=$tooLong: every request would time out (client timeout ${settings.timeout.toMillis()} ms); " +
+            val tooLong = given[name].orEmpty().firstOrNull { (it.toIntOrNull() ?: 0) >= timeoutMs } ?: continue
+            return "-p $name=$tooLong: every request would time out (client timeout $timeoutMs ms); " +
                 "use a shorter wait or raise -D${ClientSettings.TIMEOUT_PROPERTY}"
         }
         budgetProblem(runs)?.let { return it }
@@ -62,10 +64,12 @@ object ParamCheck {
     private fun budgetProblem(runs: List<Plan.Run>): String? {
         val placements = runs.map { placement(it) }.filter { it.limited }
         if (placements.isEmpty()) return null
-        val needs = CpuPlacement(placements.firstNotNullOfOrNull { it.cpus }, placements.firstNotNullOfOrNull { it.cpuset })
+        val needs =
+            CpuPlacement(placements.firstNotNullOfOrNull { it.cpus }, placements.firstNotNullOfOrNull { it.cpuset })
         val given = listOfNotNull(needs.cpus?.let { CpuPlacement.CPUS }, needs.cpuset?.let { CpuPlacement.CPUSET })
             .joinToString(" and ") { "-p $it" }
-        val located = Cgroups.locate(needs, mountinfo = java.io.File(System.getProperty(MOUNTINFO_PROPERTY, "/proc/self/mountinfo")))
+        val mountinfo = java.io.File(System.getProperty(MOUNTINFO_PROPERTY, "/proc/self/mountinfo"))
+        val located = Cgroups.locate(needs, mountinfo = mountinfo)
         val problem = located.problem ?: Cgroups.probe(located.hierarchies) ?: return null
         return "$given: $problem"
     }
@@ -74,13 +78,20 @@ object ParamCheck {
     const val MOUNTINFO_PROPERTY = "serverbench.internal.mountinfo"
 
     /** The placement a planned run asks for (values already checked). */
-    fun placement(run: Plan.Run): CpuPlacement = CpuPlacement.of(run.params[CpuPlacement.CPUS] ?: CpuPlacement.UNLIMITED, run.params[CpuPlacement.CPUSET] ?: CpuPlacement.NONE, CORES)
+    fun placement(run: Plan.Run): CpuPlacement = CpuPlacement.of(
+        run.params[CpuPlacement.CPUS] ?: CpuPlacement.UNLIMITED,
+        run.params[CpuPlacement.CPUSET] ?: CpuPlacement.NONE,
+        CORES,
+    )
 
     private fun descriptorsPerConnection(run: Plan.Run): Int = runCatching {
         (Class.forName(run.className).getDeclaredConstructor().newInstance() as HttpBenchmark).descriptorsPerConnection
     }.getOrDefault(2)
 
-    /** The `-p` options as typed (`-p name=v1,v2` or `-pname=v1,v2`), in order; later ones replace earlier ones, as in JMH. */
+    /**
+     * The `-p` options as typed (`-p name=v1,v2` or `-pname=v1,v2`), in order; later ones replace earlier ones, as in
+     * JMH.
+     */
     fun given(args: Array<String>): Map<String, List<String>> {
         val out = LinkedHashMap<String, List<String>>()
         var i = 0

@@ -24,7 +24,9 @@ object Plan {
         val mode: Mode,
         /** Parameter values in the benchmark's declaration order. */
         val params: LinkedHashMap<String, String>,
-        /** Rough duration, for the progress line: forks × (steady warmup + JMH warmup + measurement + a server start). */
+        /**
+         * Rough duration, for the progress line: forks × (steady warmup + JMH warmup + measurement + a server start).
+         */
         val estimateSeconds: Long,
         val measurementIterations: Int = 0,
     ) : Serializable {
@@ -60,8 +62,9 @@ object Plan {
         BenchmarkList.defaultList().find(silentOutput(), options.includes, options.excludes)
 
     /** Every benchmark method in the jar, `serverbench.benchmarks.Class.method`. */
-    fun allBenchmarks(): List<String> =
-        BenchmarkList.defaultList().getAll(silentOutput(), emptyList()).map { it.username }.distinct().sorted()
+    fun allBenchmarks(): List<String> = BenchmarkList.defaultList().getAll(silentOutput(), emptyList()).map {
+        it.username
+    }.distinct().sorted()
 
     /** Parameter names the selected benchmarks declare. */
     fun declaredParams(options: Options): Set<String> =

@@ -43,21 +43,25 @@ object Guards {
         val machineBusy = report.resources?.machineBusy ?: Double.NaN
         out[CLIENT_SATURATED] = when {
             clientCores >= CLIENT_CORE ->
-                "the load client's thread used %.2f of a core: the client is the bottleneck, so req/s understates the server".format(clientCores)
+                (
+                    "the load client's thread used %.2f of a core: the client is the bottleneck, so req/s " +
+                        "understates the server"
+                    ).format(clientCores)
 
             clientCores > 0.5 && machineBusy >= 0.9 ->
                 (
-                    "the load client used %.2f cores while the machine's %d cores were %.0f %% busy: the client takes CPU from " +
-                        "the server, so req/s understates it"
+                    "the load client used %.2f cores while the machine's %d cores were %.0f %% busy: the client " +
+                        "takes CPU from the server, so req/s understates it"
                     ).format(clientCores, cores, 100 * machineBusy)
 
             else -> null
         }
         out[UNANSWERED] = if (client.unanswered > 0) {
             (
-                "%d requests were still unanswered at the iteration's end after up to %.1f s, longer than the iteration and 3 × " +
-                    "its p99: the server starves some connections (e.g. a blocked event loop that does not accept), and no " +
-                    "latency figure includes their wait; a timeout (-D${ClientSettings.TIMEOUT_PROPERTY}) would turn them into errors"
+                "%d requests were still unanswered at the iteration's end after up to %.1f s, longer than the " +
+                    "iteration and 3 × its p99: the server starves some connections (e.g. a blocked event loop that " +
+                    "does not accept), and no latency figure includes their wait; a timeout " +
+                    "(-D${ClientSettings.TIMEOUT_PROPERTY}) would turn them into errors"
                 )
                 .format(client.unanswered, client.oldestUnansweredNanos / 1e9)
         } else {
@@ -68,19 +72,24 @@ object Guards {
             val lateShare = if (sent > 0) client.late.toDouble() / sent else 0.0
             out[BEHIND_SCHEDULE] = if (lateShare > 0.01 || client.dropped > 0) {
                 val why = if (client.capReached) {
-                    "all ${client.connections} connections were busy at times (raise -p concurrency, or the server cannot take -p rate)"
+                    "all ${client.connections} connections were busy at times (raise -p concurrency, or the server " +
+                        "cannot take -p rate)"
                 } else {
                     "the client itself could not keep up (the machine is saturated)"
                 }
-                "open loop fell behind its schedule of %s req/s: %d of %d requests went out over 1 ms late, %d dropped; %s"
-                    .format(LoadClient.rateText(client.rate), client.late, sent, client.dropped, why)
+                val rate = LoadClient.rateText(client.rate)
+                "open loop fell behind its schedule of $rate req/s: ${client.late} of $sent requests went out " +
+                    "over 1 ms late, ${client.dropped} dropped; $why"
             } else {
                 null
             }
         } else {
             val ratio = littlesLawRatio(report)
             out[LITTLES_LAW] = if (!ratio.isNaN() && (ratio < 0.9 || ratio > 1.1)) {
-                "Little's law does not hold: req/s × mean latency ÷ concurrency = %.3f, outside [0.9, 1.1]: requests spent time the latency does not show (client slow to send, failures or reconnects)".format(ratio)
+                (
+                    "Little's law does not hold: req/s × mean latency ÷ concurrency = %.3f, outside [0.9, 1.1]: " +
+                        "requests spent time the latency does not show (client slow to send, failures or reconnects)"
+                    ).format(ratio)
             } else {
                 null
             }
@@ -91,9 +100,10 @@ object Guards {
     /**
      * Closed loop: successes per second × mean latency ÷ connections (1.0 when every connection is always busy). NaN
      * (not checked) when the iteration is shorter than 10 mean latencies: the law holds over long windows, and in a
-     * short one the requests straddling its edges dominate (measured: 0.8–1.2 for 13 s requests in 3 s iterations).
+     * short one the requests straddling its edges dominate.
      */
-    fun littlesLawRatio(report: IterationReport): Double = littlesLawTerms(report)?.let { (latency, connection) -> latency / connection } ?: Double.NaN
+    fun littlesLawRatio(report: IterationReport): Double =
+        littlesLawTerms(report)?.let { (latency, connection) -> latency / connection } ?: Double.NaN
 
     /**
      * The ratio's terms, so iterations pool as sums: seconds of latency of the successes (successes × mean latency),

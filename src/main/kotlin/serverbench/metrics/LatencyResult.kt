@@ -64,9 +64,12 @@ class LatencyResult private constructor(
         return bootstrap?.get(i - 1)
     }
 
-    private fun bootstrap(iterations: List<HistogramStatistics>): List<DoubleArray>? =
-        PercentileBootstrap(iterations.map { it.decoded() }).intervals(SUMMARY.copyOfRange(1, SUMMARY.size))
-            ?.map { doubleArrayOf(it[0] / 1000.0, it[1] / 1000.0) }
+    private fun bootstrap(iterations: List<HistogramStatistics>): List<DoubleArray>? = PercentileBootstrap(
+        iterations.map {
+            it.decoded()
+        },
+    ).intervals(SUMMARY.copyOfRange(1, SUMMARY.size))
+        ?.map { doubleArrayOf(it[0] / 1000.0, it[1] / 1000.0) }
 
     val count: Long get() = histogram.n
 
@@ -84,8 +87,9 @@ class LatencyResult private constructor(
         PercentileResult(prefix + SUMMARY_SUFFIXES[i], histogram.summaryValue(i), perIteration(i), this, i)
     }
 
-    private fun perIteration(i: Int) =
-        ListStatistics().also { s -> perIterationHistograms().forEach { s.addValue(it.summaryValue(i)) } }
+    private fun perIteration(i: Int) = ListStatistics().also { s ->
+        perIterationHistograms().forEach { s.addValue(it.summaryValue(i)) }
+    }
 
     private fun spread(i: Int): Double = perIteration(i).getMeanErrorAt(0.999) // NaN below 3 iterations
 
@@ -151,8 +155,11 @@ class LatencyResult private constructor(
             else -> h.getValueAtPercentile(SUMMARY[i]) / 1000.0
         }
 
-        private fun interval(score: Double, error: Double) =
-            if (error.isNaN()) doubleArrayOf(score, score) else doubleArrayOf(score - error, score + error)
+        private fun interval(score: Double, error: Double) = if (error.isNaN()) {
+            doubleArrayOf(score, score)
+        } else {
+            doubleArrayOf(score - error, score + error)
+        }
 
         internal fun HistogramStatistics.summaryValue(i: Int) = summaryValue(decoded(), i)
     }

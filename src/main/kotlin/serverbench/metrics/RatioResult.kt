@@ -34,8 +34,13 @@ class RatioResult private constructor(
 
     override fun getScoreError(): Double = statistics.getMeanErrorAt(0.999) // NaN below 3 iterations
 
-    override fun getScoreConfidence(): DoubleArray =
-        scoreError.let { e -> if (e.isNaN()) doubleArrayOf(score, score) else doubleArrayOf(score - e, score + e) }
+    override fun getScoreConfidence(): DoubleArray = scoreError.let { e ->
+        if (e.isNaN()) {
+            doubleArrayOf(score, score)
+        } else {
+            doubleArrayOf(score - e, score + e)
+        }
+    }
 
     override fun getThreadAggregator(): Aggregator<RatioResult> = SUM
 

@@ -13,7 +13,10 @@ class ResourceMeter(
      * passes its probe in, so measurement never reaches into the application.
      */
     private val inFlight: InFlightGauge? = null,
-    /** False only in tests: measure allocation as JVMs without [com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes] must. */
+    /**
+     * False only in tests: measure allocation as JVMs without
+     * [com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes] must.
+     */
     useTotal: Boolean = true,
 ) {
     private val threads = ManagementFactory.getThreadMXBean()

@@ -85,7 +85,8 @@ class FlameOptions(initLine: String) {
         check(threads in setOf("server", "all")) { "threads must be server or all, was '$threads'" }
     }
 
-    private fun option(name: String, description: String, value: String): OptionSpec<String> = parser.accepts(name, description).withRequiredArg().describedAs(value)
+    private fun option(name: String, description: String, value: String): OptionSpec<String> =
+        parser.accepts(name, description).withRequiredArg().describedAs(value)
 
     private fun allowed() = "allowed: event, interval, threads, dir, cstack, overhead (flame:help describes them)"
 

@@ -27,12 +27,14 @@ object SamplingEngines {
         }
     }
 
-    private fun perfEventParanoid(): Int? = runCatching { File("/proc/sys/kernel/perf_event_paranoid").readText().trim().toInt() }.getOrNull()
+    private fun perfEventParanoid(): Int? = runCatching {
+        File("/proc/sys/kernel/perf_event_paranoid").readText().trim().toInt()
+    }.getOrNull()
 
     /** CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set: the kernel then ignores perf_event_paranoid. */
     private fun perfCapable(): Boolean {
-        val hex = runCatching { File("/proc/self/status").readLines().first { it.startsWith("CapEff:") }.substringAfter(':').trim() }
-            .getOrNull() ?: return false
+        val hex = runCatching { File("/proc/self/status").readLines().first { it.startsWith("CapEff:") } }
+            .getOrNull()?.substringAfter(':')?.trim() ?: return false
         val caps = hex.toULongOrNull(16) ?: return false
         return (caps shr 21) and 1uL == 1uL || (caps shr 38) and 1uL == 1uL
     }
@@ -54,7 +56,10 @@ object SamplingEngines {
             val paranoid = perfEventParanoid()
             when {
                 perfCapable() -> "perf_events (this process has CAP_PERFMON or CAP_SYS_ADMIN: kernel frames allowed)"
-                paranoid != null && paranoid <= 1 -> "perf_events (perf_event_paranoid=$paranoid: kernel frames allowed)"
+
+                paranoid != null && paranoid <= 1 ->
+                    "perf_events (perf_event_paranoid=$paranoid: kernel frames allowed)"
+
                 else -> "perf_events (perf_event_paranoid=$paranoid: user-space stacks only)"
             }
         }

@@ -32,11 +32,14 @@ object Findings {
     fun markdown(runs: List<Run>): String {
         if (runs.isEmpty()) return ""
         // Unset knobs (a Tomcat knob is n/a on Netty, `default` on Tomcat) do not split a parameter point.
-        val groups = runs.groupBy { r -> r.family to (r.params - SERVER).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap() }
+        val groups = runs
+            .groupBy { r -> r.family to (r.params - SERVER).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap() }
             .map { (key, rows) -> Group(key.first, key.second, rows) }
             .sortedWith(
                 compareBy<Group> { it.family }
-                    .thenComparator { a, b -> compareParams((a.params.keys + b.params.keys).sorted(), a.params, b.params) },
+                    .thenComparator { a, b ->
+                        compareParams((a.params.keys + b.params.keys).sorted(), a.params, b.params)
+                    },
             )
         // A condition shared by every group is said once; one that differs is said in each group's label.
         val oneLoop = groups.map { it.loop }.distinct().size == 1
@@ -107,7 +110,8 @@ object Findings {
     }
 
     /** The rows that have [metric], best first. */
-    private fun ranked(runs: List<Run>, metric: String): List<Run> = runs.filter { it.metric(metric)?.score?.isFinite() == true }
+    private fun ranked(runs: List<Run>, metric: String): List<Run> = runs
+        .filter { it.metric(metric)?.score?.isFinite() == true }
         .sortedBy { it.metric(metric)!!.score.let { s -> if (metric == Run.SCORE) -s else s } }
 
     /**
@@ -146,7 +150,13 @@ object Findings {
     }
 
     /** The report's rule; null when a figure has no interval (under 3 iterations) to tell it from noise. */
-    private fun beyondNoise(metric: String, a: Metric, b: Metric): Boolean? = if (a.error.isNaN() || b.error.isNaN()) null else Report.significance(metric, a, b) != Report.Change.NONE
+    private fun beyondNoise(metric: String, a: Metric, b: Metric): Boolean? = if (a.error.isNaN() ||
+        b.error.isNaN()
+    ) {
+        null
+    } else {
+        Report.significance(metric, a, b) != Report.Change.NONE
+    }
 
     private fun noise(metric: String, a: Metric, b: Metric): String = when (beyondNoise(metric, a, b)) {
         null -> "no interval to tell it from noise"

@@ -7,7 +7,10 @@ import serverbench.profile.ProfileLayout.htmlTitle
 import serverbench.profile.ProfileLayout.title
 import java.io.File
 
-/** The report's side of flamegraphs: links to a run's own graphs, and differential graphs of two runs ([ProfileLayout]). */
+/**
+ * The report's side of flamegraphs: links to a run's own graphs, and differential graphs of two runs
+ * ([ProfileLayout] has where they are).
+ */
 object Flamegraphs {
     /** Paths of [run]'s own HTML flamegraphs, relative to [linkBase] (where the markdown is read from). */
     fun links(run: Run, linkBase: File): List<String> =

@@ -50,7 +50,8 @@ object Report {
     fun significance(metric: String, head: Metric, base: Metric): Change {
         if (head.error.isNaN() || base.error.isNaN()) {
             // No interval (one iteration, or a count like errors): only an exact count difference is certain.
-            return if (metric == "errors" && head.score != base.score) direction(metric, head.score - base.score) else Change.NONE
+            val counted = metric == "errors" && head.score != base.score
+            return if (counted) direction(metric, head.score - base.score) else Change.NONE
         }
         if (head.low <= base.high && base.low <= head.high) return Change.NONE
         return direction(metric, head.score - base.score)
@@ -58,7 +59,10 @@ object Report {
 
     private fun direction(metric: String, delta: Double): Change = when {
         metric == Run.SCORE -> if (delta > 0) Change.BETTER else Change.WORSE
-        metric.startsWith("latency.") || metric == "errors" || metric.contains("PerReq") -> if (delta < 0) Change.BETTER else Change.WORSE
+
+        metric.startsWith("latency.") || metric == "errors" || metric.contains("PerReq") ->
+            if (delta < 0) Change.BETTER else Change.WORSE
+
         else -> Change.DIFFERENT
     }
 
@@ -76,8 +80,8 @@ object Report {
         out.append("\n\n")
         out.append(
             "Closed-loop figures (each connection waits for its answer before the next request), except rows with a " +
-                "`rate` above 0: open loop, requests sent on a fixed schedule, where p50/p99 run from each request's scheduled send " +
-                "(corrected for coordinated omission) and \"uncorrected p99\" from its actual send. ",
+                "`rate` above 0: open loop, requests sent on a fixed schedule, where p50/p99 run from each request's " +
+                "scheduled send (corrected for coordinated omission) and \"uncorrected p99\" from its actual send. ",
         )
         out.append("req/s counts successful, validated responses only; ± is JMH's 99.9 % interval.")
         if (base != null) {
@@ -96,7 +100,8 @@ object Report {
             val placements = all.groupBy { placement(it) }.toSortedMap(compareBy({ it != UNBUDGETED }, { it }))
             for ((placement, runs) in placements) {
                 if (placements.size > 1 || placement != UNBUDGETED) {
-                    out.append("\n### Server ${if (placement == UNBUDGETED) "without a CPU budget" else "under $placement"}\n")
+                    val under = if (placement == UNBUDGETED) "without a CPU budget" else "under $placement"
+                    out.append("\n### Server $under\n")
                 }
                 table(out, runs, baseByKey, base != null, flamegraphs)
             }
@@ -107,7 +112,8 @@ object Report {
             val gone = base.filter { b -> head.none { it.key == b.key } }
             if (gone.isNotEmpty()) {
                 out.append(
-                    "\n${gone.size} baseline rows have no counterpart here: ${gone.take(5).joinToString("; ") { describe(it) }}" +
+                    "\n${gone.size} baseline rows have no counterpart here: " +
+                        gone.take(5).joinToString("; ") { describe(it) } +
                         (if (gone.size > 5) "; and ${gone.size - 5} more" else "") + ".\n",
                 )
             }
@@ -138,7 +144,11 @@ object Report {
             (if (warned) listOf("warnings") else emptyList()) +
             (if (graphs.values.any { it.isNotEmpty() }) listOf("flamegraphs") else emptyList())
         out.append(headers.joinToString(" | ", "| ", " |\n"))
-        out.append(headers.joinToString(" | ", "| ", " |\n") { if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:" })
+        out.append(
+            headers.joinToString(" | ", "| ", " |\n") {
+                if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:"
+            },
+        )
         val sorted = runs.sortedWith(
             compareBy<Run>({ it.variant }, { it.params["server"] })
                 .thenComparator { a, b -> compareParams(varying, a.params, b.params) },
@@ -159,8 +169,8 @@ object Report {
         if (runs.any { it.notSteady } || runs.any { baseByKey[it.key]?.notSteady == true }) {
             out.append(
                 "\n(not steady): throughput was still changing while it was measured (`${Run.NOT_STEADY}`): " +
-                    "do not compare such a row, with other rows or with a baseline. No change on it, or against a baseline " +
-                    "row that was not steady, is marked.\n",
+                    "do not compare such a row, with other rows or with a baseline. No change on it, or against a " +
+                    "baseline row that was not steady, is marked.\n",
             )
         }
         if (runs.any { it.allocLowerBound }) {
@@ -175,7 +185,9 @@ object Report {
         }
     }
 
-    private fun describe(r: Run) = "${r.family}.${r.variant} (${r.params.entries.joinToString(", ") { "${it.key}=${it.value}" }})"
+    private fun describe(r: Run) = "${r.family}.${r.variant} (${r.params.entries.joinToString(", ") {
+        "${it.key}=${it.value}"
+    }})"
 
     private fun cell(metric: String, run: Run, oldRun: Run?, withBaseline: Boolean): String {
         val now = run.metric(metric)
@@ -186,11 +198,17 @@ object Report {
             (if (metric == Run.SCORE && !now.error.isNaN()) " ± ${format(now.error)}" else "") +
             (if (metric == Run.SCORE && run.notSteady) " (not steady)" else "")
         if (!withBaseline || old == null || old.score.isNaN()) return value
-        val pct = if (old.score == 0.0) (if (now.score == 0.0) 0.0 else Double.POSITIVE_INFINITY) else 100 * (now.score - old.score) / abs(old.score)
+        val pct = when {
+            old.score != 0.0 -> 100 * (now.score - old.score) / abs(old.score)
+            now.score == 0.0 -> 0.0
+            else -> Double.POSITIVE_INFINITY
+        }
         val delta = if (pct.isInfinite()) "new" else String.format(Locale.ROOT, "%+.1f %%", pct)
         // A throughput still changing while measured says nothing about the change: no mark either way.
         if (run.notSteady) return "$value ($delta)"
-        if (oldRun.notSteady) return if (metric == Run.SCORE) "$value ($delta, baseline not steady)" else "$value ($delta)"
+        if (oldRun.notSteady) {
+            return if (metric == Run.SCORE) "$value ($delta, baseline not steady)" else "$value ($delta)"
+        }
         return when (significance(metric, now, old)) {
             Change.NONE -> "$value ($delta)"
             Change.BETTER -> "$value **(▲ $delta)**"

@@ -2,6 +2,8 @@
 
 package serverbench.report
 
+import joptsimple.OptionException
+import joptsimple.OptionParser
 import serverbench.profile.ProfileLayout
 import java.io.File
 import kotlin.system.exitProcess
@@ -16,33 +18,33 @@ private const val USAGE = "usage: report <head.json> [--baseline <base.json>] [-
  * Paths in the markdown are relative to the current directory, where report.md is expected to be written.
  */
 fun main(args: Array<String>) {
-    var head: File? = null
-    var baseline: File? = null
-    var charts: File? = null
-    var i = 0
-    fun value(flag: String): String = args.getOrNull(++i) ?: fail("$flag needs a value")
-    while (i < args.size) {
-        when (val a = args[i]) {
-            "--baseline" -> baseline = File(value(a))
-
-            "--charts" -> charts = File(value(a))
-
-            // Directories named by benchmark and parameters held other runs' graphs; the result file now says which.
-            "--profiles", "--baseline-profiles" -> fail(
-                "$a is no longer needed: each result file lists the profiles " +
-                    "its own runs made (field \"${ProfileLayout.FIELD}\"), and the report links and compares only those",
-            )
-
-            "-h", "--help" -> {
-                println(USAGE)
-                exitProcess(0)
-            }
-
-            else -> if (a.startsWith("-") || head != null) fail("unexpected argument '$a'") else head = File(a)
-        }
-        i++
+    // jopt-simple, as scripts/serve and -prof flame read theirs; no abbreviations, so a typo is never another option.
+    val parser = OptionParser(false)
+    val baselineSpec = parser.accepts("baseline").withRequiredArg()
+    val chartsSpec = parser.accepts("charts").withRequiredArg()
+    // Directories named by benchmark and parameters held other runs' graphs; the result file now says which.
+    val retired = listOf("profiles", "baseline-profiles").map { parser.accepts(it).withOptionalArg() }
+    val helpSpec = parser.acceptsAll(listOf("h", "help"))
+    val set = try {
+        parser.parse(*args)
+    } catch (e: OptionException) {
+        fail(e.message ?: e.toString())
     }
-    val headFile = head ?: fail("the head result file is missing")
+    if (set.has(helpSpec)) {
+        println(USAGE)
+        exitProcess(0)
+    }
+    retired.firstOrNull { set.has(it) }?.let {
+        fail(
+            "--${it.options().first()} is no longer needed: each result file lists the profiles its own runs made " +
+                "(field \"${ProfileLayout.FIELD}\"), and the report links and compares only those",
+        )
+    }
+    val positional = set.nonOptionArguments().map { it.toString() }
+    positional.drop(1).firstOrNull()?.let { fail("unexpected argument '$it'") }
+    val headFile = File(positional.firstOrNull() ?: fail("the head result file is missing"))
+    val baseline = set.valueOf(baselineSpec)?.let { File(it) }
+    val charts = set.valueOf(chartsSpec)?.let { File(it) }
     val (headRuns, baseRuns) = try {
         Results.read(headFile) to baseline?.let { Results.read(it) }
     } catch (e: IllegalArgumentException) {
@@ -55,7 +57,8 @@ fun main(args: Array<String>) {
     val baseByKey = baseRuns?.associateBy { it.key } ?: emptyMap()
     print(
         Report.markdown(headRuns, headFile.path, baseRuns, baseline?.path, chartLinks) { run ->
-            Flamegraphs.links(run, here) + (baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty())
+            val diffs = baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty()
+            Flamegraphs.links(run, here) + diffs
         },
     )
 }

@@ -118,8 +118,8 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
                 out.append("\n### Where the time went ($event samples)\n\n")
                 out.append(
                     "Top frames of each profiled row in % of its samples: self = running its own code, " +
-                        "total = on the stack (frames that pass ${(PASS_THROUGH * 100).toInt()} % or more of their time " +
-                        "to one callee left out: the callee stands for them).\n",
+                        "total = on the stack (frames that pass ${(PASS_THROUGH * 100).toInt()} % or more of their " +
+                        "time to one callee left out: the callee stands for them).\n",
                 )
                 for ((_, run, files) in rows) {
                     val top = of(files)

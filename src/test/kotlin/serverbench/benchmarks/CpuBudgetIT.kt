@@ -32,7 +32,9 @@ class CpuBudgetIT {
     }
 
     /** Groups serverbench made (in the cpu controller's hierarchy). */
-    private fun groups(): List<String> = located.hierarchies.firstOrNull()?.base?.list().orEmpty().filter { it.startsWith(Cgroups.PREFIX) }.sorted()
+    private fun groups(): List<String> = located.hierarchies.firstOrNull()?.base?.list().orEmpty().filter {
+        it.startsWith(Cgroups.PREFIX)
+    }.sorted()
 
     @BeforeEach
     fun noGroupsBefore() {
@@ -74,13 +76,30 @@ class CpuBudgetIT {
             val run = Jar.run("NoopBenchmark.hello$", "-p", bad, *quick)
             assertEquals(2, run.exitCode, "$bad: $run")
             val name = bad.substringBefore('=')
-            assertTrue(run.stderr.trim().lines().size == 1 && run.stderr.startsWith("serverbench: -p $bad: $name must be "), "$bad: $run")
-            assertFalse(run.stdout.contains("run planned") || run.stdout.contains("# Fork"), "$bad: something started: $run")
+            assertTrue(
+                run.stderr.trim().lines().size == 1 && run.stderr.startsWith(
+                    "serverbench: -p $bad: $name " +
+                        "must be ",
+                ),
+                "$bad: $run",
+            )
+            assertFalse(
+                run.stdout.contains("run planned") || run.stdout.contains("# Fork"),
+                "$bad: something " +
+                    "started: $run",
+            )
         }
         // Where no cgroup can be made: simulated with a mount table that has none.
-        val run = Jar.run("NoopBenchmark.hello$", "-p", "cpus=1", *quick, jvmArgs = listOf("-Dserverbench.internal.mountinfo=/dev/null"))
+        val noCgroups = listOf("-Dserverbench.internal.mountinfo=/dev/null")
+        val run = Jar.run("NoopBenchmark.hello$", "-p", "cpus=1", *quick, jvmArgs = noCgroups)
         assertEquals(2, run.exitCode, run.toString())
-        assertTrue(run.stderr.trim().lines().size == 1 && run.stderr.startsWith("serverbench: -p cpus: no cgroup hierarchy with the cpu controller"), run.toString())
+        assertTrue(
+            run.stderr.trim().lines().size == 1 && run.stderr.startsWith(
+                "serverbench: -p cpus: no cgroup " +
+                    "hierarchy with the cpu controller",
+            ),
+            run.toString(),
+        )
         assertFalse(run.stdout.contains("# Fork"), run.toString())
     }
 
@@ -119,7 +138,8 @@ class CpuBudgetIT {
             process.destroyForcibly()
         }
         val next = Jar.run(
-            "NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1", "-p", "concurrency=2", "-f", "1", "-i", "1", "-r", "1s",
+            "NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1", "-p", "concurrency=2",
+            "-f", "1", "-i", "1", "-r", "1s",
             jvmArgs = listOf("-Dserverbench.warmup=off"),
         )
         assertEquals(0, next.exitCode, next.toString())

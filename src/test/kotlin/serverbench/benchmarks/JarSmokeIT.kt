@@ -44,7 +44,9 @@ class JarSmokeIT {
             assertEquals(0, run.exitCode, run.toString())
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
             assertEquals(4, results.size(), json.readText())
-            val seen = (0 until results.size()).map { results[it] }.map { "${it["benchmark"].asString().substringAfterLast('.')}/${it["params"]["server"].asString()}" }
+            val seen = (0 until results.size()).map { results[it] }.map {
+                "${it["benchmark"].asString().substringAfterLast('.')}/${it["params"]["server"].asString()}"
+            }
             assertEquals(setOf("direct/netty", "direct/tomcat", "hello/netty", "hello/tomcat"), seen.toSet())
             for (i in 0 until results.size()) assertMetrics(results[i])
             // The JVM's own warnings (serverbench's measurement guards say "serverbench: WARNING" and may fire on 1 s
@@ -60,7 +62,8 @@ class JarSmokeIT {
         val json = Files.createTempFile("families", ".json").toFile()
         try {
             val run = Jar.run(
-                "BlockingIoBenchmark.cfFixed|CompletableFutureBenchmark.applicationTaskExecutor|ProxyBenchmark.webClient$",
+                "BlockingIoBenchmark.cfFixed|CompletableFutureBenchmark.applicationTaskExecutor|" +
+                    "ProxyBenchmark.webClient$",
                 "-p", "delayMs=5", "-p", "workMs=5", "-p", "concurrency=8", *tiny, "-rf", "json", "-rff", json.path,
             )
             assertEquals(0, run.exitCode, run.toString())
@@ -107,13 +110,28 @@ class JarSmokeIT {
             // The graph's samples as text (the HTML stores frame names prefix-compressed); after a steady warmup C2 may
             // have inlined isPrime into the handler, whose frame then carries its samples.
             val collapsed = File(out, "cpu.collapsed").readLines()
-            assertTrue(collapsed.any { it.contains("isPrime") || it.contains("CpuEndpoints.direct") }, "the primes code is missing from the graph")
+            assertTrue(
+                collapsed.any { it.contains("isPrime") || it.contains("CpuEndpoints.direct") },
+                "the primes " +
+                    "code is missing from the graph",
+            )
             assertTrue(collapsed.none { it.contains("jmhTest") }, "the load client's thread must be left out")
             val samples = collapsed.sumOf { it.substringAfterLast(' ').toLong() }
-            val primes = collapsed.filter { it.contains("CpuEndpoints.direct") }.sumOf { it.substringAfterLast(' ').toLong() }
-            assertTrue(primes * 2 > samples, "the handler (primes inlined into it) should hold most samples: $primes of $samples")
+            val primes = collapsed.filter { it.contains("CpuEndpoints.direct") }
+                .sumOf { it.substringAfterLast(' ').toLong() }
+            assertTrue(
+                primes * 2 > samples,
+                "the handler (primes inlined into it) should hold most samples: $primes " +
+                    "of $samples",
+            )
             val meta = File(out, "cpu.txt").readText()
-            assertTrue(meta.contains("event: cpu") && meta.contains("engine: ctimer") && Regex("samples: [1-9]").containsMatchIn(meta), meta)
+            assertTrue(
+                meta.contains("event: cpu") && meta.contains("engine: ctimer") && Regex(
+                    "samples: " +
+                        "[1-9]",
+                ).containsMatchIn(meta),
+                meta,
+            )
             assertTrue(meta.contains("graph total: $samples (the load client left out"), meta)
         } finally {
             dir.deleteRecursively()
@@ -161,7 +179,13 @@ class JarSmokeIT {
             val session = dir.listFiles()!!.single()
             val out = File(session, "CpuBenchmark.direct/concurrency=8,limit=1000,rate=0,server=netty")
             val meta = File(out, "cpu.txt").readText()
-            assertTrue(meta.contains("overhead: ${line.groupValues[1]} %") && meta.contains("profiled: the 1st and 4th of every 4"), meta)
+            assertTrue(
+                meta.contains("overhead: ${line.groupValues[1]} %") && meta.contains(
+                    "profiled: the 1st and " +
+                        "4th of every 4",
+                ),
+                meta,
+            )
             assertTrue(File(out, "cpu.html").length() > 10_000, "no flamegraph in $out")
             val overhead = JsonMapper.builder().build().readTree(json)[0]["secondaryMetrics"]["flame.overhead"]
             // The figure of the console line, not divided by the 8 iterations as a padded ScalarResult would be.
@@ -223,7 +247,8 @@ class JarSmokeIT {
         try {
             val run = Jar.run("Noop", "-p", "concurrency=8", *tiny, "-rf", "json", "-rff", json.path, java = java!!)
             assertEquals(0, run.exitCode, run.toString())
-            assertFalse(Regex("^WARNING", RegexOption.MULTILINE).containsMatchIn(run.stdout + run.stderr), run.toString())
+            val warning = Regex("^WARNING", RegexOption.MULTILINE)
+            assertFalse(warning.containsMatchIn(run.stdout + run.stderr), run.toString())
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
             assertEquals(2, results.size())
             for (r in (0 until results.size()).map { results[it] }) {
@@ -236,7 +261,7 @@ class JarSmokeIT {
     }
 
     @Test
-    fun `open loop at a fixed rate reports corrected and uncorrected latency, lateness and the server's in-flight count`() {
+    fun `open loop at a fixed rate reports corrected and uncorrected latency, lateness and in-flight count`() {
         val json = Files.createTempFile("open", ".json").toFile()
         try {
             val run = Jar.run(
@@ -248,7 +273,11 @@ class JarSmokeIT {
             val r = JsonMapper.builder().build().readTree(json)[0]
             assertMetrics(r)
             val m = r["secondaryMetrics"]
-            assertTrue(r["primaryMetric"]["score"].asDouble() in 180.0..220.0, "req/s at rate 200: ${r["primaryMetric"]}")
+            assertTrue(
+                r["primaryMetric"]["score"].asDouble() in 180.0..220.0,
+                "req/s at rate 200: " +
+                    "${r["primaryMetric"]}",
+            )
             for (label in listOf(
                 "latency.uncorrected.p50",
                 "latency.uncorrected.p99",
@@ -324,7 +353,8 @@ class JarSmokeIT {
         }
         val (listed, list, _) = bench("--list")
         assertEquals(0, listed)
-        val suites = File("benchmarks").listFiles { f -> f.extension == "suite" }!!.map { it.nameWithoutExtension }.sorted()
+        val suites = File("benchmarks").listFiles { f -> f.extension == "suite" }!!
+            .map { it.nameWithoutExtension }.sorted()
         for (suite in suites) assertTrue(list.lines().any { it.startsWith("$suite ") }, "--list lacks $suite:\n$list")
         // A whole suite, shortened: the estimate first, one line per run, then the findings and the report's tables;
         // results, report and JMH's full log kept.
@@ -341,7 +371,8 @@ class JarSmokeIT {
             )
             assertFalse(out.contains("Iteration   1:"), "JMH's own output belongs in the log:\n$out")
             for (section in listOf("Findings", "BlockingIo", "Cpu")) assertTrue(out.contains("## $section\n"), out)
-            assertEquals(setOf("json", "md", "log"), written.filter { it.name.startsWith("quick-") }.map { it.extension }.toSet(), "$written")
+            val quick = written.filter { it.name.startsWith("quick-") }
+            assertEquals(setOf("json", "md", "log"), quick.map { it.extension }.toSet(), "$written")
             val log = written.first { it.name.startsWith("quick-") && it.extension == "log" }.readText()
             assertTrue(log.contains("Iteration   1:") && log.contains("BlockingIoBenchmark.nonBlocking"), log)
         } finally {
@@ -379,7 +410,10 @@ class JarSmokeIT {
     fun `a failing endpoint fails the run with one line and no score`() {
         val json = Files.createTempFile("failing", ".json").toFile()
         try {
-            val run = Jar.run("SelfCheckBenchmark.status500", "-p", "server=netty", *tiny, "-foe", "true", "-rf", "json", "-rff", json.path)
+            val run = Jar.run(
+                "SelfCheckBenchmark.status500", "-p", "server=netty", *tiny, "-foe", "true", "-rf", "json", "-rff",
+                json.path,
+            )
             assertEquals(1, run.exitCode, run.toString())
             val lines = run.stderr.lines().filter { it.isNotBlank() }
             assertEquals(2, lines.size, run.stderr) // the failure, then the run's summary
@@ -424,8 +458,18 @@ class JarSmokeIT {
             assertEquals(1, results.size())
             assertEquals("serverbench.benchmarks.NoopBenchmark.hello", results[0]["benchmark"].asString())
             assertTrue(run.stdout.contains("first: GET /noop/hello on "), run.stdout)
-            assertTrue(run.stdout.contains("body \"hello\" (5 bytes), expected \"not what the server says\""), run.stdout)
-            assertFalse(run.stdout.contains("stray running threads"), "a failed fork must stop its server:\n${run.stdout}")
+            assertTrue(
+                run.stdout.contains(
+                    "body \"hello\" (5 bytes), expected \"not what the server " +
+                        "says\"",
+                ),
+                run.stdout,
+            )
+            assertFalse(
+                run.stdout.contains("stray running threads"),
+                "a failed fork must stop its " +
+                    "server:\n${run.stdout}",
+            )
         } finally {
             json.delete()
         }
@@ -444,11 +488,31 @@ class JarSmokeIT {
             )
             assertEquals(1, run.exitCode, run.toString())
             assertTrue(run.stdout.contains("Iteration   1: "), run.stdout)
-            assertTrue(run.stdout.contains("SelfCheckBenchmark.failAfter (concurrency=64, failAfterMs=2500, rate=0, server=netty) FAILED"), run.stdout)
-            assertFalse(run.stdout.contains("Result \"serverbench.benchmarks.SelfCheckBenchmark.failAfter\""), run.stdout)
-            assertFalse(run.stdout.contains("SelfCheckBenchmark.failAfter  "), "no row in the final table:\n${run.stdout}")
+            assertTrue(
+                run.stdout.contains(
+                    "SelfCheckBenchmark.failAfter (concurrency=64, failAfterMs=2500, rate=0, " +
+                        "server=netty) FAILED",
+                ),
+                run.stdout,
+            )
+            assertFalse(
+                run.stdout.contains(
+                    "Result " +
+                        "\"serverbench.benchmarks.SelfCheckBenchmark.failAfter\"",
+                ),
+                run.stdout,
+            )
+            assertFalse(
+                run.stdout.contains("SelfCheckBenchmark.failAfter  "),
+                "no row in the final " +
+                    "table:\n${run.stdout}",
+            )
             assertTrue(run.stderr.contains("serverbench: 1 of 1 benchmark runs failed"), run.stderr)
-            assertFalse(json.exists() && json.readText().contains("failAfter"), "a failed run is never written as a result")
+            assertFalse(
+                json.exists() && json.readText().contains("failAfter"),
+                "a failed run is never written as a " +
+                    "result",
+            )
         } finally {
             json.delete()
         }
@@ -468,12 +532,13 @@ class JarSmokeIT {
         assertTrue(r["primaryMetric"]["score"].asDouble() > 0, name)
         assertEquals("ops/s", r["primaryMetric"]["scoreUnit"].asString())
         val m = r["secondaryMetrics"]
-        for (label in listOf("latency.mean", "latency.p50", "latency.p90", "latency.p99", "latency.p99.9", "latency.max")) {
+        val percentiles = listOf("latency.p50", "latency.p90", "latency.p99", "latency.p99.9", "latency.max")
+        for (label in listOf("latency.mean") + percentiles) {
             assertTrue(m.has(label), "$name lacks $label: $m")
             assertEquals("ms", m[label]["scoreUnit"].asString())
             assertTrue(m[label]["score"].asDouble() > 0, "$name $label")
         }
-        val p = listOf("latency.p50", "latency.p90", "latency.p99", "latency.p99.9", "latency.max").map { m[it]["score"].asDouble() }
+        val p = percentiles.map { m[it]["score"].asDouble() }
         assertEquals(p.sorted(), p, "$name percentiles must not decrease")
         assertEquals(0.0, m["errors"]["score"].asDouble(), name)
         assertTrue(m["client.cpu"]["score"].asDouble() in 0.0..1.0, "$name client.cpu")

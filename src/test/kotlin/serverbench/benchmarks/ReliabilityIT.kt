@@ -33,13 +33,15 @@ class ReliabilityIT {
             listOf("BlockingIo", "-p", "delayMs=0") to
                 "serverbench: -p delayMs=0: delayMs must be an integer from 1 to 600000",
             listOf("BlockingIo", "-p", "tomcatMaxThreads=zero") to
-                "serverbench: -p tomcatMaxThreads=zero: tomcatMaxThreads must be 'default' or an integer from 1 to 100000",
+                "serverbench: -p tomcatMaxThreads=zero: tomcatMaxThreads must be 'default' or an integer from 1 to " +
+                "100000",
             listOf("Noop", "-p", "limit=1000") to
                 "serverbench: -p limit=1000: no selected benchmark has a parameter 'limit'",
             listOf("NoSuchThing") to "No benchmark matches 'NoSuchThing'",
             listOf("Noop", "-wi", "many") to "Error parsing command line:",
             listOf("Noop", "-prof", "flame:event=bogus") to
-                "serverbench: -prof flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, cpu-clock, was 'bogus'",
+                "serverbench: -prof flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, cpu-clock, " +
+                "was 'bogus'",
         )
         val json = File(Files.createTempDirectory("bad").toFile(), "never.json")
         for ((args, expected) in cases) {
@@ -145,8 +147,13 @@ class ReliabilityIT {
         }
     }
 
-    private fun completed(json: File): Int =
-        if (!json.isFile || json.length() == 0L) 0 else mapper.readTree(json).size()
+    private fun completed(json: File): Int = if (!json.isFile ||
+        json.length() == 0L
+    ) {
+        0
+    } else {
+        mapper.readTree(json).size()
+    }
 }
 
 /**

@@ -27,8 +27,9 @@ class SpringMetadataIT {
         "META-INF/io.netty.versions.properties",
     )
 
-    private fun copiesOnClasspath(name: String): List<String> =
-        javaClass.classLoader.getResources(name).toList().map { it.readText() }
+    private fun copiesOnClasspath(name: String): List<String> = javaClass.classLoader.getResources(name).toList().map {
+        it.readText()
+    }
 
     private fun inJar(name: String): String = ZipFile(Jar.path).use { zip ->
         val entry = zip.getEntry(name) ?: error("$name missing from ${Jar.path}")

@@ -43,9 +43,14 @@ class LatencyCalibrationTest {
                 val p50 = report.latencyMicros.getValueAtPercentile(50.0) / 1000.0
                 val throughput = report.successes / (report.wallNanos / 1e9)
                 val little = throughput * (report.latencyMicros.mean / 1e6) / 8
-                println("calibration ${kind.id} $path: p50 %.3f ms, %.1f req/s, little %.4f".format(p50, throughput, little))
+                val figures = "p50 %.3f ms, %.1f req/s, little %.4f".format(p50, throughput, little)
+                println("calibration ${kind.id} $path: $figures")
                 assertTrue(p50 in 100.0..125.0, "${kind.id}: p50 $p50 ms")
-                assertTrue(little in 0.95..1.02, "${kind.id}: throughput $throughput req/s × mean latency / 8 = $little")
+                assertTrue(
+                    little in 0.95..1.02,
+                    "${kind.id}: throughput $throughput req/s × mean latency / 8 = " +
+                        "$little",
+                )
                 assertTrue(report.failures.total == 0L)
             }
         }

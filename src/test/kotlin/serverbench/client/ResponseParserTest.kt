@@ -43,7 +43,8 @@ class ResponseParserTest {
     fun `every split point of content-length and chunked responses parses the same`() {
         val responses = listOf(
             "HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello",
-            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhe\r\n3;ext=1\r\nllo\r\n0\r\nX-Trailer: t\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhe\r\n3;ext=1\r\nllo\r\n0\r\nX-Trailer: " +
+                "t\r\n\r\n",
             "HTTP/1.1 200 OK\r\ntransfer-encoding: CHUNKED\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
         )
         for (text in responses) {

@@ -6,7 +6,8 @@ import kotlin.test.assertEquals
 import kotlin.test.assertNull
 
 class ParamRulesTest {
-    private val declared = setOf("server", "concurrency", "limit", "delayMs", "tomcatMaxThreads", "virtualThreads", "cpus", "cpuset")
+    private val declared =
+        setOf("server", "concurrency", "limit", "delayMs", "tomcatMaxThreads", "virtualThreads", "cpus", "cpuset")
     private val run = Plan.Run(
         "serverbench.benchmarks.NoopBenchmark.hello",
         Mode.Throughput,
@@ -14,7 +15,13 @@ class ParamRulesTest {
         10,
     )
 
-    private fun check(vararg p: Pair<String, String>) = ParamCheck.check(p.associate { it.first to it.second.split(',') }, listOf(run), declared)
+    private fun check(vararg p: Pair<String, String>) = ParamCheck.check(
+        p.associate {
+            it.first to it.second.split(',')
+        },
+        listOf(run),
+        declared,
+    )
 
     @Test
     fun `good values pass`() {
@@ -57,7 +64,8 @@ class ParamRulesTest {
     @Test
     fun `a parameter no selected benchmark has is an error, not silently ignored`() {
         assertEquals(
-            "-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, delayMs, limit, " +
+            "-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, " +
+                "delayMs, limit, " +
                 "server, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)",
             check("limt" to "1000"),
         )

@@ -21,19 +21,28 @@ import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 
 class LatencyResultTest {
-    private fun histogram(vararg msAndCount: Pair<Double, Long>) = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3).apply {
-        for ((ms, n) in msAndCount) recordValueWithCount((ms * 1000).toLong(), n)
-    }
+    private fun histogram(vararg msAndCount: Pair<Double, Long>) =
+        Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3).apply {
+            for ((ms, n) in msAndCount) recordValueWithCount((ms * 1000).toLong(), n)
+        }
 
     private fun iteration(vararg results: Result<*>) = IterationResult(null, null, null).apply {
         addResult(ThroughputResult(ResultRole.PRIMARY, "ops", 1000.0, 1000, TimeUnit.SECONDS))
         results.forEach { addResult(it) }
     }
 
-    private fun report(h: Histogram, failures: FailureCounts = FailureCounts(), resources: ResourceReport? = null) = IterationReport(
-        ClientReport(h, h.totalCount, failures, reconnects = 0, clientCpuNanos = 500_000_000, wallNanos = 1_000_000_000),
-        resources,
-    )
+    private fun report(h: Histogram, failures: FailureCounts = FailureCounts(), resources: ResourceReport? = null) =
+        IterationReport(
+            ClientReport(
+                h,
+                h.totalCount,
+                failures,
+                reconnects = 0,
+                clientCpuNanos = 500_000_000,
+                wallNanos = 1_000_000_000,
+            ),
+            resources,
+        )
 
     @Test
     fun `percentiles of several iterations are those of all their requests, not an average`() {
@@ -42,20 +51,23 @@ class LatencyResultTest {
         val merged = BenchmarkResult(null, listOf(fast, slow)).secondaryResults
 
         assertEquals(1.0, merged.getValue("latency.p50").score, 0.01)
-        assertEquals(100.0, merged.getValue("latency.p90").score, 0.1) // the average of per-iteration p90s would be 50.5
+        // The average of per-iteration p90s would be 50.5.
+        assertEquals(100.0, merged.getValue("latency.p90").score, 0.1)
         assertEquals(100.0, merged.getValue("latency.max").score, 0.1)
         assertEquals(50.5, merged.getValue("latency.mean").score, 0.1)
         assertEquals(2000, merged.getValue("latency.mean").sampleCount)
 
         // From three iterations on, a percentile has an interval (a bootstrap over iterations, see below).
-        val three = BenchmarkResult(null, listOf(fast, slow, iteration(LatencyResult(histogram(50.0 to 1000))))).secondaryResults
+        val middle = iteration(LatencyResult(histogram(50.0 to 1000)))
+        val three = BenchmarkResult(null, listOf(fast, slow, middle)).secondaryResults
         assertEquals(100.0, three.getValue("latency.p90").score, 0.1)
         assertTrue(three.getValue("latency.p90").scoreError > 0)
         assertTrue(merged.getValue("latency.p90").scoreError.isNaN(), "JMH gives no interval for two values")
     }
 
     /** Five iterations of 1000 requests: 990 at 1 ms and 10 in a tail at [tails] ms (one value per iteration). */
-    private fun tailed(vararg tails: Double) = BenchmarkResult(null, tails.map { iteration(LatencyResult(histogram(1.0 to 990, it to 10))) }).secondaryResults
+    private fun tailed(vararg tails: Double) =
+        BenchmarkResult(null, tails.map { iteration(LatencyResult(histogram(1.0 to 990, it to 10))) }).secondaryResults
 
     @Test
     fun `a percentile's interval is that of the merged percentile, narrow when the iterations agree`() {
@@ -145,8 +157,9 @@ class LatencyResultTest {
 
     @Test
     fun `the open loop's uncorrected latency has its own labels, merged like the corrected one`() {
-        val it1 = iteration(LatencyResult(histogram(1.0 to 90)), LatencyResult(histogram(1.0 to 90), LatencyResult.UNCORRECTED_PREFIX))
-        val it2 = iteration(LatencyResult(histogram(900.0 to 10)), LatencyResult(histogram(2.0 to 10), LatencyResult.UNCORRECTED_PREFIX))
+        val uncorrected = LatencyResult.UNCORRECTED_PREFIX
+        val it1 = iteration(LatencyResult(histogram(1.0 to 90)), LatencyResult(histogram(1.0 to 90), uncorrected))
+        val it2 = iteration(LatencyResult(histogram(900.0 to 10)), LatencyResult(histogram(2.0 to 10), uncorrected))
         val r = BenchmarkResult(null, listOf(it1, it2)).secondaryResults
         assertEquals(900.0, r.getValue("latency.p99").score, 1.0)
         assertEquals(2.0, r.getValue("latency.uncorrected.p99").score, 0.01)
@@ -167,7 +180,9 @@ class LatencyResultTest {
     @Test
     fun `the result survives serialization from the fork to the host`() {
         val original = LatencyResult(histogram(3.0 to 10, 7.0 to 10))
-        val bytes = ByteArrayOutputStream().also { ObjectOutputStream(it).use { o -> o.writeObject(original) } }.toByteArray()
+        val bytes = ByteArrayOutputStream()
+            .also { ObjectOutputStream(it).use { o -> o.writeObject(original) } }
+            .toByteArray()
         val copy = ObjectInputStream(ByteArrayInputStream(bytes)).use { it.readObject() } as LatencyResult
         assertEquals(original.score, copy.score)
         assertEquals(original.statistics.getPercentile(75.0), copy.statistics.getPercentile(75.0))
@@ -192,14 +207,28 @@ class LatencyResultTest {
         assertEquals(50_000.0, r.getValue("client.cpuPerReq").score, 1e-6) // (2 × 0.5 s CPU) / (2 × 10 requests), in µs
     }
 
+    /** An iteration of [requests] at 1 ms whose JVM used [cpuMs] of CPU and had the other figures at its end. */
+    private fun measured(requests: Long, cpuMs: Long, allocated: Long, threads: Int, fds: Long, heapMb: Long) =
+        iteration(
+            *LoadMetricsProfiler.results(
+                report(
+                    histogram(1.0 to requests),
+                    resources = ResourceReport(
+                        cpuMs * 1_000_000,
+                        allocated,
+                        threads,
+                        openFds = fds,
+                        heapAfterGcBytes = heapMb shl 20,
+                    ),
+                ),
+            ).toTypedArray(),
+        )
+
     @Test
     fun `server resources are the JVM's minus the client's, per request over all iterations`() {
         val r = BenchmarkResult(
             null,
-            listOf(
-                iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 1000), resources = ResourceReport(1_500_000_000, 4_000_000, 40, openFds = 90, heapAfterGcBytes = 50L shl 20))).toTypedArray()),
-                iteration(*LoadMetricsProfiler.results(report(histogram(1.0 to 3000), resources = ResourceReport(2_500_000_000, 8_000_000, 55, openFds = 80, heapAfterGcBytes = 40L shl 20))).toTypedArray()),
-            ),
+            listOf(measured(1000, 1_500, 4_000_000, 40, 90, 50), measured(3000, 2_500, 8_000_000, 55, 80, 40)),
         ).secondaryResults
         // server CPU = process CPU - client CPU (0.5 s each): 1.0 s + 2.0 s over 2 s of wall time, and over 4000
         // requests

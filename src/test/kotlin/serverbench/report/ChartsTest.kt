@@ -164,7 +164,12 @@ class ChartsTest {
     private fun parse(file: File) = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file)
 
     private fun elements(doc: org.w3c.dom.Document, tag: String): List<Element> =
-        doc.getElementsByTagName(tag).let { nodes -> (0 until nodes.length).map { nodes.item(it) as Element } }
+        doc.getElementsByTagName(tag).let { nodes ->
+            (
+                0 until
+                    nodes.length
+                ).map { nodes.item(it) as Element }
+        }
 
     companion object {
         /** A cpu-offload-like sweep: direct and completableFuture on netty and tomcat, limit 100..300000, ±5 %. */

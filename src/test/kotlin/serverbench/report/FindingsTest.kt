@@ -78,16 +78,20 @@ class FindingsTest {
                     "same cores as the server; JDK 17.0.9. \"Beyond noise\": the two rows' 99.9 % intervals do not " +
                     "overlap.",
                 "",
-                "- **BlockingIo**: most req/s **netty nonBlocking**: 636.0 vs 635.0 (tomcat nonBlocking), +0.2 %, within " +
+                "- **BlockingIo**: most req/s **netty nonBlocking**: 636.0 vs 635.0 (tomcat nonBlocking), +0.2 %, " +
+                    "within " +
                     "noise; lowest p99 too: 100.9 vs 101.0 ms (tomcat direct), -0.1 %, within noise.",
-                "  Same variant, netty vs tomcat: more req/s on tomcat (direct 17×), within noise (nonBlocking); lower " +
+                "  Same variant, netty vs tomcat: more req/s on tomcat (direct 17×), within noise (nonBlocking); " +
+                    "lower " +
                     "p99 on tomcat (direct 17× lower), within noise (nonBlocking). Guards fired: netty direct " +
                     "(unanswered).",
-                "- **Cpu**: most req/s **tomcat direct**: 9,800 vs 7,840 (netty direct), +25 %, beyond noise; lowest p99 " +
+                "- **Cpu**: most req/s **tomcat direct**: 9,800 vs 7,840 (netty direct), +25 %, beyond noise; lowest " +
+                    "p99 " +
                     "**netty completableFuture**: 15.00 vs 18.00 ms (netty direct), -17 %, beyond noise.",
                 "  Same variant, netty vs tomcat: more req/s on tomcat (direct +25 %); lower p99 on netty " +
                     "(direct -18 %). Not steady, so not compared: tomcat completableFuture.",
-                "- **Noop**: most req/s **netty hello**: 43,254 vs 37,600 (tomcat hello), +15 %, beyond noise; lowest " +
+                "- **Noop**: most req/s **netty hello**: 43,254 vs 37,600 (tomcat hello), +15 %, beyond noise; " +
+                    "lowest " +
                     "p99 too: 4.95 vs 6.10 ms (tomcat hello), -19 %, beyond noise.",
                 "",
             ),
@@ -138,7 +142,8 @@ class FindingsTest {
         assertTrue(
             text.contains(
                 "- **Cpu**: most req/s **tomcat direct**: 9,800 vs 9,000 (tomcat " +
-                    "completableFuture), +8.9 %, beyond noise; lowest p99 **tomcat completableFuture**: 20.00 vs 22.00 ms " +
+                    "completableFuture), +8.9 %, beyond noise; lowest p99 **tomcat completableFuture**: 20.00 vs " +
+                    "22.00 ms " +
                     "(tomcat direct), -9.1 %, within noise.",
             ),
             "$text",

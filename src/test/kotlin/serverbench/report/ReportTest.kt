@@ -35,9 +35,22 @@ class ReportTest {
                 "warning.behindSchedule" to Metric(warning, Double.NaN, "share"),
             ),
         )
-        val rows = Report.markdown(listOf(run("0", 0.0), run("100", 0.4)), "x.json", null, null).lines().filter { it.startsWith("| ") }
-        assertTrue(rows[0].contains("| rate |") && rows[0].contains("| uncorrected p99 ms |") && rows[0].endsWith("| warnings |"), rows[0])
-        assertTrue(rows[3].contains("| 100 |") && rows[3].contains("| 12.00 |") && rows[3].endsWith("| behindSchedule |"), rows[3])
+        val rows = Report.markdown(listOf(run("0", 0.0), run("100", 0.4)), "x.json", null, null)
+            .lines().filter { it.startsWith("| ") }
+        assertTrue(
+            rows[0].contains("| rate |") && rows[0].contains("| uncorrected p99 ms |") && rows[0].endsWith(
+                "| " +
+                    "warnings |",
+            ),
+            rows[0],
+        )
+        assertTrue(
+            rows[3].contains("| 100 |") && rows[3].contains("| 12.00 |") && rows[3].endsWith(
+                "| " +
+                    "behindSchedule |",
+            ),
+            rows[3],
+        )
         assertTrue(rows[2].endsWith("|  |"), rows[2])
     }
 
@@ -69,12 +82,19 @@ class ReportTest {
                 )
             },
         )
-        val md = Report.markdown(listOf(run("1", "1000"), run("unlimited", "1000"), run("1", "100000")), "x.json", null, null)
+        val runs = listOf(run("1", "1000"), run("unlimited", "1000"), run("1", "100000"))
+        val md = Report.markdown(runs, "x.json", null, null)
         val unbudgeted = md.indexOf("### Server without a CPU budget")
         val budgeted = md.indexOf("### Server under cpus=1")
         assertTrue(unbudgeted in 0 until budgeted, md)
         val tables = md.substring(budgeted).lines().filter { it.startsWith("| ") }
-        assertTrue(tables[0].endsWith("| server cores | throttled periods | throttled ms/s |") && tables[0].contains("| limit |"), tables[0])
+        assertTrue(
+            tables[0].endsWith(
+                "| server cores | throttled periods | throttled ms/s " +
+                    "|",
+            ) && tables[0].contains("| limit |"),
+            tables[0],
+        )
         assertEquals(4, tables.size, md)
         assertTrue(tables[2].endsWith("| 0.980 | 0.900 | 850.0 |"), tables[2])
         val plain = md.substring(unbudgeted, budgeted).lines().filter { it.startsWith("| ") }
@@ -92,18 +112,22 @@ class ReportTest {
     @Test
     fun `significant only when the intervals do not overlap, in the metric's own direction`() {
         val base = Metric(100.0, 10.0, "ops/s")
-        assertEquals(Report.Change.NONE, Report.significance(Run.SCORE, Metric(115.0, 10.0, "ops/s"), base)) // 105..125 overlaps 90..110
+        // 105..125 overlaps 90..110
+        assertEquals(Report.Change.NONE, Report.significance(Run.SCORE, Metric(115.0, 10.0, "ops/s"), base))
         assertEquals(Report.Change.BETTER, Report.significance(Run.SCORE, Metric(125.0, 10.0, "ops/s"), base))
         assertEquals(Report.Change.WORSE, Report.significance(Run.SCORE, Metric(75.0, 10.0, "ops/s"), base))
         assertEquals(Report.Change.WORSE, Report.significance("latency.p99", Metric(125.0, 10.0, "ms"), base))
         assertEquals(Report.Change.BETTER, Report.significance("latency.p99", Metric(75.0, 10.0, "ms"), base))
         // Without an interval nothing is significant, except a different count of errors.
         assertEquals(Report.Change.NONE, Report.significance(Run.SCORE, Metric(500.0, Double.NaN, "ops/s"), base))
-        assertEquals(Report.Change.WORSE, Report.significance("errors", Metric(3.0, Double.NaN, "count"), Metric(0.0, Double.NaN, "count")))
+        val errors = Report.significance("errors", Metric(3.0, Double.NaN, "count"), Metric(0.0, Double.NaN, "count"))
+        assertEquals(Report.Change.WORSE, errors)
     }
 
     @Test
-    fun `an asymmetric interval is compared by its two ends, as the result file's scoreConfidence gives them`(@TempDir dir: File) {
+    fun `an asymmetric interval is compared by its two ends, as the result file's scoreConfidence gives them`(
+        @TempDir dir: File,
+    ) {
         // p99.9 12 ms, bootstrap interval [11.5, 30]: JMH's single ± (18) would reach down to -6 and hide the change.
         fun file(name: String, score: Double, error: Double, low: Double, high: Double) = File(dir, name).apply {
             writeText(
@@ -123,7 +147,9 @@ class ReportTest {
     }
 
     @Test
-    fun `a family swept over a parameter gets log-scale SVG charts with one line per variant and server`(@TempDir dir: File) {
+    fun `a family swept over a parameter gets log-scale SVG charts with one line per variant and server`(
+        @TempDir dir: File,
+    ) {
         val charts = Charts.write(head, dir, dir)
         assertEquals(listOf("cpu-limit-throughput.svg", "cpu-limit-p99.svg"), charts.getValue("Cpu"))
         assertTrue(File(dir, "cpu-limit-throughput.png").isFile && File(dir, "cpu-limit-p99.png").isFile)
@@ -142,7 +168,10 @@ class ReportTest {
             profiles = forks.mapIndexed { i, n ->
                 val name = if (forks.size > 1) "cpu-pid$i.collapsed" else "cpu.collapsed"
                 File(ProfileLayout.dir(File(dir, side), run.benchmark, run.params).apply { mkdirs() }, name).apply {
-                    writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write 20\n")
+                    writeText(
+                        "Thread.run;Handler.direct;PrimesKt.isPrime $n\nThread.run;Handler.direct;Json.write " +
+                            "20\n",
+                    )
                 }
             },
         )
