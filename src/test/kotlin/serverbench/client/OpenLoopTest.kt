@@ -102,16 +102,17 @@ class OpenLoopTest : NettyServerTest() {
         val uncorrectedP99 = ms(open.uncorrectedLatencyMicros!!.getValueAtPercentile(99.0))
         val closedP99 = ms(closed.latencyMicros.getValueAtPercentile(99.0))
         println(
-            "stall test: open loop 100 req/s: corrected p50 %.1f p99 %.1f max %.1f ms; uncorrected p50 %.1f p99 %.1f " +
-                "ms; late %d; closed loop c=1: p50 %.1f p99 %.1f max %.1f ms, %d requests"
-                    .format(
-                        ms(open.latencyMicros.getValueAtPercentile(50.0)), openP99, ms(open.latencyMicros.maxValue),
-                        ms(open.uncorrectedLatencyMicros.getValueAtPercentile(50.0)), uncorrectedP99, open.late,
-                        ms(
-                            closed.latencyMicros.getValueAtPercentile(50.0),
-                        ),
-                        closedP99, ms(closed.latencyMicros.maxValue), closed.successes,
-                    ),
+            (
+                "stall test: open loop 100 req/s: corrected p50 %.1f p99 %.1f max %.1f ms; uncorrected p50 %.1f " +
+                    "p99 %.1f ms; late %d; closed loop c=1: p50 %.1f p99 %.1f max %.1f ms, %d requests"
+                ).format(
+                ms(open.latencyMicros.getValueAtPercentile(50.0)), openP99, ms(open.latencyMicros.maxValue),
+                ms(open.uncorrectedLatencyMicros.getValueAtPercentile(50.0)), uncorrectedP99, open.late,
+                ms(
+                    closed.latencyMicros.getValueAtPercentile(50.0),
+                ),
+                closedP99, ms(closed.latencyMicros.maxValue), closed.successes,
+            ),
         )
         assertTrue(openP99 >= 1500, "open loop corrected p99 $openP99 ms")
         // The 2 s stall hides from what a closed loop measures (bounds loose enough for a busy machine).
