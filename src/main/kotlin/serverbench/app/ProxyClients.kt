@@ -17,16 +17,6 @@ import java.net.http.HttpClient
 import java.time.Duration
 
 /**
- * Where the proxy family's downstream stub listens; null when no stub was started (the proxy endpoints then answer
- * 503).
- */
-class Downstream(val url: String?) {
-    companion object {
-        const val URL_PROPERTY = "serverbench.downstream.url"
-    }
-}
-
-/**
  * The proxy family's HTTP clients, one bean each, sized so that none caps the proxy below the benchmark's concurrency
  * by a hidden default:
  * - JDK `HttpClient` (HTTP/1.1; its connection pool is unbounded by default) — also behind Spring's `RestClient`.

@@ -1,5 +1,6 @@
 package serverbench.app
 
+import org.springframework.core.Ordered
 import java.time.Duration
 import java.util.concurrent.atomic.AtomicInteger
 
@@ -71,4 +72,20 @@ object ServerProbe {
         val left = until - System.nanoTime()
         return if (left > 0) left else 0
     }
+}
+
+/**
+ * What both stacks' probe filters share: ahead of every other filter, and the probe counts only while one is
+ * installed (from the context's start to its close, which Spring calls).
+ */
+abstract class ProbeFilter :
+    Ordered,
+    AutoCloseable {
+    init {
+        ServerProbe.setInstalled(true)
+    }
+
+    override fun close() = ServerProbe.setInstalled(false)
+
+    override fun getOrder() = Ordered.HIGHEST_PRECEDENCE
 }

@@ -10,7 +10,6 @@ import jakarta.servlet.ServletResponse
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
-import org.springframework.core.Ordered
 import java.util.concurrent.TimeUnit
 
 /**
@@ -29,17 +28,8 @@ class ServerProbeMvc {
      * when this filter returns.
      */
     class ServerProbeFilter :
-        Filter,
-        Ordered,
-        AutoCloseable {
-        init {
-            ServerProbe.setInstalled(true)
-        }
-
-        /** Spring calls it as the context closes. */
-        override fun close() = ServerProbe.setInstalled(false)
-
-        override fun getOrder() = Ordered.HIGHEST_PRECEDENCE
+        ProbeFilter(),
+        Filter {
 
         override fun doFilter(request: ServletRequest, response: ServletResponse, chain: FilterChain) {
             if (request.dispatcherType != DispatcherType.REQUEST) return chain.doFilter(request, response)

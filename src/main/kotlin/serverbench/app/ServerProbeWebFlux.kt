@@ -3,7 +3,6 @@ package serverbench.app
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
-import org.springframework.core.Ordered
 import org.springframework.web.server.ServerWebExchange
 import org.springframework.web.server.WebFilter
 import org.springframework.web.server.WebFilterChain
@@ -22,17 +21,8 @@ class ServerProbeWebFlux {
     fun serverProbeWebFilter() = ServerProbeWebFilter()
 
     class ServerProbeWebFilter :
-        WebFilter,
-        Ordered,
-        AutoCloseable {
-        init {
-            ServerProbe.setInstalled(true)
-        }
-
-        /** Spring calls it as the context closes. */
-        override fun close() = ServerProbe.setInstalled(false)
-
-        override fun getOrder() = Ordered.HIGHEST_PRECEDENCE
+        ProbeFilter(),
+        WebFilter {
 
         // No Mono.defer: the chain already calls each filter per request, at subscription.
         override fun filter(exchange: ServerWebExchange, chain: WebFilterChain): Mono<Void> {

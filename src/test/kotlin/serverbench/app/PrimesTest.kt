@@ -22,6 +22,9 @@ class PrimesTest {
         val composite = BooleanArray(n + 1)
         for (i in 2..n) if (!composite[i]) for (j in i * 2..n step i) composite[j] = true
         for (i in 2..n) assertEquals(!composite[i], isPrime(i), "isPrime($i)")
+        // Beyond the sieve: a prime and its odd neighbour, the product of 3 and 7 and 13 and 29.
+        assertTrue(isPrime(7919))
+        assertFalse(isPrime(7917))
     }
 
     @Test
@@ -35,10 +38,9 @@ class PrimesTest {
     }
 
     @Test
-    fun `bad arguments are rejected`() {
-        assertThrows<IllegalArgumentException> { sumPrimes(1) }
-        assertThrows<IllegalArgumentException> { sumPrimes(10, batchSize = 0) }
-        assertFalse(isPrime(9))
-        assertTrue(isPrime(7919))
+    fun `bad arguments are rejected, naming the parameter`() {
+        assertEquals("limit must be >= 2, was 1", assertThrows<IllegalArgumentException> { sumPrimes(1) }.message)
+        val batch = assertThrows<IllegalArgumentException> { sumPrimes(10, batchSize = 0) }
+        assertEquals("batchSize must be >= 1, was 0", batch.message)
     }
 }

@@ -1,65 +1,11 @@
 package serverbench.app
 
-import org.springframework.boot.SpringBootConfiguration
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration
-import org.springframework.context.annotation.Bean
-import org.springframework.context.annotation.Configuration
-import org.springframework.context.annotation.Import
-import org.springframework.core.env.Environment
 import reactor.core.scheduler.Scheduler
 import reactor.core.scheduler.Schedulers
 import java.util.concurrent.ExecutorService
 import java.util.concurrent.Executors
 import java.util.concurrent.ThreadFactory
 import java.util.concurrent.atomic.AtomicInteger
-
-/*
- * One application class per stack, and no component scanning: each imports exactly the controllers it serves. With
- * both starters on the classpath, Spring would otherwise pick the servlet stack for everything, and a scan of this
- * package would load stack-specific controllers into the wrong server (a Thread.sleep on the Netty event loop, unseen).
- * The fixture also sets the web application type explicitly. Auto-configuration stays on, as in the users' own
- * @SpringBootApplication services: that is the stack they deploy.
- */
-
-/** Spring MVC on Tomcat. */
-@SpringBootConfiguration(proxyBeanMethods = false)
-@EnableAutoConfiguration
-@Import(SharedEndpoints::class, BlockingIoMvc::class, FaultMvc::class, ServerProbeMvc::class)
-class TomcatApp
-
-/** Spring WebFlux on Reactor Netty. */
-@SpringBootConfiguration(proxyBeanMethods = false)
-@EnableAutoConfiguration
-@Import(
-    SharedEndpoints::class,
-    BlockingIoWebFlux::class,
-    FaultWebFlux::class,
-    NettyIoWorkers::class,
-    ServerProbeWebFlux::class,
-)
-class NettyApp
-
-/** Controllers whose code is the same on both stacks, and what they use. */
-@Configuration(proxyBeanMethods = false)
-@Import(
-    NoopEndpoints::class,
-    CpuEndpoints::class,
-    BlockingIoEndpoints::class,
-    CompletableFutureEndpoints::class,
-    ProxyEndpoints::class,
-    ProxyClients::class,
-    FaultEndpoints::class,
-)
-class SharedEndpoints {
-    @Bean(destroyMethod = "close")
-    fun workerPools(env: Environment) = WorkerPools(
-        blockingSize = env.getProperty(
-            WorkerPools.BLOCKING_SIZE_PROPERTY,
-            Int::class.java,
-            WorkerPools.defaultBlockingSize(),
-        ),
-    )
-}
 
 /**
  * Thread pools owned by one application context and shut down with it, so a stopped server leaves no thread. Threads
