@@ -22,7 +22,7 @@ object Plan {
     class Run(
         val benchmark: String,
         val mode: Mode,
-        /** Parameter values in the benchmark's declaration order. */
+        /** Parameter values, in the order JMH's benchmark list gives the benchmark's parameters. */
         val params: LinkedHashMap<String, String>,
         /**
          * Rough duration, for the progress line: forks × (steady warmup + JMH warmup + measurement + a server start).

@@ -23,7 +23,10 @@ object ResultFiles {
     fun keepPrevious(file: String): String? {
         val target = File(file).absoluteFile
         target.parentFile?.mkdirs()
-        if (target.parentFile?.canWrite() == false) throw java.io.IOException("${target.parentFile} is not writable")
+        val dir = target.parentFile
+        // A file where the directory should be would only fail at the first write, after a run was measured.
+        if (dir != null && !dir.isDirectory) throw java.io.IOException("$dir is not a directory")
+        if (dir?.canWrite() == false) throw java.io.IOException("$dir is not writable")
         // An empty file holds no results (e.g. one a script created for us): nothing to keep.
         if (!target.exists() || target.length() == 0L) return null
         val stamp = java.time.format.DateTimeFormatter.ofPattern(

@@ -5,7 +5,7 @@ import org.openjdk.jmh.annotations.Mode
 import kotlin.test.assertEquals
 import kotlin.test.assertNull
 
-class ParamRulesTest {
+class ParamCheckTest {
     private val declared =
         setOf("server", "concurrency", "limit", "delayMs", "tomcatMaxThreads", "virtualThreads", "cpus", "cpuset")
     private val run = Plan.Run(

@@ -1,0 +1,55 @@
+package serverbench.launcher
+
+import org.junit.jupiter.api.Test
+import org.openjdk.jmh.annotations.Mode
+import org.openjdk.jmh.runner.options.OptionsBuilder
+import org.openjdk.jmh.runner.options.TimeValue
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/** The runs the launcher plans from the jar's benchmark list and the user's options, before anything starts. */
+class PlanTest {
+    @Test
+    fun `each benchmark runs once per combination of its parameters' values`() {
+        val options = OptionsBuilder().include("CpuBenchmark.direct$")
+            .param("limit", "1000", "100000").param("server", "netty", "tomcat")
+            .measurementIterations(3).measurementTime(TimeValue.seconds(2)).forks(1).build()
+        val runs = Plan.runs(options)
+        assertEquals(4, runs.size, runs.map { it.key }.toString())
+        assertTrue(
+            runs.all {
+                it.benchmark == "serverbench.benchmarks.CpuBenchmark.direct" && it.mode == Mode.Throughput
+            },
+        )
+        assertEquals(
+            setOf("netty/1000", "netty/100000", "tomcat/1000", "tomcat/100000"),
+            runs.map { "${it.params["server"]}/${it.params["limit"]}" }.toSet(),
+        )
+        // Every declared parameter is planned, the ones not given at their defaults (concurrency 64, closed loop).
+        assertTrue(runs.all { it.params["concurrency"] == "64" && it.params["rate"] == "0" }, runs[0].params.toString())
+        assertEquals(setOf("server", "concurrency", "rate", "cpus", "cpuset", "limit"), runs[0].params.keys)
+        assertTrue(runs.all { it.measurementIterations == 3 })
+    }
+
+    @Test
+    fun `the estimate grows with forks and measurement time`() {
+        fun estimate(forks: Int, seconds: Long) = Plan.runs(
+            OptionsBuilder().include("NoopBenchmark.hello$").param("server", "netty").forks(forks)
+                .warmupIterations(0).measurementIterations(2).measurementTime(TimeValue.seconds(seconds)).build(),
+        ).single().estimateSeconds
+        val one = estimate(1, 1)
+        assertTrue(one >= 2, "two 1 s iterations and a server start: $one s")
+        assertEquals(2 * one, estimate(2, 1))
+        assertEquals(one + 2 * 4, estimate(1, 5))
+    }
+
+    @Test
+    fun `the jar lists every benchmark method, and the parameters a selection declares`() {
+        val all = Plan.allBenchmarks()
+        assertTrue("serverbench.benchmarks.NoopBenchmark.hello" in all, all.toString())
+        assertTrue("serverbench.benchmarks.BlockingIoBenchmark.cfVirtual" in all, all.toString())
+        val noop = Plan.declaredParams(OptionsBuilder().include("NoopBenchmark").build())
+        assertEquals(setOf("concurrency", "cpus", "cpuset", "rate", "server"), noop)
+        assertTrue("limit" in Plan.declaredParams(OptionsBuilder().include("CpuBenchmark.direct$").build()))
+    }
+}
