@@ -21,8 +21,8 @@ import java.nio.charset.StandardCharsets
  *
  * Why not Netty's HttpResponseDecoder (which the client used first): that decoder builds a response object, a header
  * map with a String per header and content objects for every response; here that was the largest user-space cost of
- * the client, and client CPU is taken from the two cores the server also needs. Measured against Netty /noop/hello at
- * c=64 on this machine (one sitting): see the commit that introduced this class.
+ * the client, and client CPU is taken from the cores the server also needs (the commit that introduced this class
+ * has the measurement; the README's "Cross-checking with wrk" has the client's ceiling now).
  *
  * Supports Content-Length bodies, chunked bodies (with trailers), bodies delimited by connection close, responses
  * without a body (101, 204, 304), and skips interim 1xx responses. Allocation-free unless a response head or chunk
