@@ -1,12 +1,19 @@
 package serverbench.benchmarks
 
 import org.openjdk.jmh.infra.BenchmarkParams
+import serverbench.fixture.CpuPlacement
 
-/** "CpuBenchmark.direct (server=netty, limit=1000)": a run named in console lines and warnings. */
+/**
+ * "CpuBenchmark.direct (server=netty, limit=1000)": a run named in console lines, warnings and failures, the same
+ * way in the fork (from JMH's [BenchmarkParams]) and in the launcher (from its plan); the CPU budget's parameters only
+ * when set.
+ */
 object RunName {
-    fun of(p: BenchmarkParams): String = p.benchmark.removePrefix("serverbench.benchmarks.") +
-        p.paramsKeys.filterNot { serverbench.fixture.CpuPlacement.isDefault(it, p.getParam(it)) }
-            .let { keys ->
-                if (keys.isEmpty()) "" else keys.joinToString(", ", " (", ")") { "$it=${p.getParam(it)}" }
-            }
+    fun of(p: BenchmarkParams): String = of(p.benchmark, p.paramsKeys.associateWith { p.getParam(it) })
+
+    fun of(benchmark: String, params: Map<String, String>): String {
+        val shown = params.filterNot { CpuPlacement.isDefault(it.key, it.value) }
+        val list = if (shown.isEmpty()) "" else shown.entries.joinToString(", ", " (", ")") { "${it.key}=${it.value}" }
+        return benchmark.removePrefix("serverbench.benchmarks.") + list
+    }
 }

@@ -8,6 +8,7 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.TimeValue
 import org.openjdk.jmh.runner.options.VerboseMode
+import serverbench.benchmarks.RunName
 import serverbench.benchmarks.SteadyWarmup
 import java.io.OutputStream
 import java.io.PrintStream
@@ -33,9 +34,7 @@ object Plan {
         val method: String get() = benchmark.substringAfterLast('.')
         val className: String get() = benchmark.substringBeforeLast('.')
 
-        fun describe(): String = benchmark.removePrefix("serverbench.benchmarks.") +
-            params.entries.filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
-                .let { e -> if (e.isEmpty()) "" else e.joinToString(", ", " (", ")") { "${it.key}=${it.value}" } }
+        fun describe(): String = RunName.of(benchmark, params)
 
         fun with(name: String, value: String) = Run(
             benchmark,
