@@ -33,15 +33,15 @@ class PackageGraphTest {
     }
 
     @Test
-    fun `measurement never imports the launcher or the report, nor metrics and profile the application`() {
+    fun `measurement never imports the host's packages, nor metrics and profile the application`() {
         for (p in listOf("benchmarks", "metrics", "profile")) {
-            assertTrue(graph.getValue(p).none { it == "launcher" || it == "report" }, "$p -> ${graph[p]}")
+            assertTrue(graph.getValue(p).none { it in setOf("launcher", "report", "compare") }, "$p -> ${graph[p]}")
         }
         for (p in listOf("metrics", "profile")) {
             assertTrue(graph.getValue(p).none { it == "app" || it == "benchmarks" }, "$p -> ${graph[p]}")
         }
         assertEquals(
-            setOf("launcher", "metrics", "profile", "benchmarks", "report", "app", "client", "fixture"),
+            setOf("compare", "launcher", "metrics", "profile", "benchmarks", "report", "app", "client", "fixture"),
             graph.keys,
         )
     }

@@ -25,6 +25,12 @@ object Launcher {
     /** Exit status for bad input (nothing ran); 1 means a benchmark failed. */
     const val USAGE = 2
 
+    /**
+     * With this property true the launcher checks its command line as for a run and exits 0 without starting
+     * anything: `scripts/compare` asks both sides before it starts either.
+     */
+    const val CHECK_ONLY = "serverbench.checkOnly"
+
     fun run(given: Array<String>): Int {
         val args = withProfilerAliases(given)
         val cmd = try {
@@ -115,6 +121,7 @@ object Launcher {
         val applicable = Applicability.apply(planned, Applicability.forkJdk(options.jvm.orElse(null)))
         applicable.notices.forEach { System.out.println(it) }
         val runs = applicable.runs
+        if (java.lang.Boolean.getBoolean(CHECK_ONLY)) return 0
         if (runs.isEmpty()) {
             println("serverbench: nothing left to run")
             return 0

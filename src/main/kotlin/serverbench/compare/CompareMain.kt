@@ -1,0 +1,124 @@
+@file:JvmName("CompareMain")
+
+package serverbench.compare
+
+import joptsimple.OptionException
+import joptsimple.OptionParser
+import serverbench.report.Results
+import java.io.File
+import java.io.PrintStream
+import java.time.LocalDateTime
+import java.time.format.DateTimeFormatter
+import kotlin.system.exitProcess
+
+private const val USAGE = "usage: scripts/compare [--base-jar J] [--head-jar J] [--base-java J] [--head-java J] " +
+    "[--base-args \"...\"] [--head-args \"...\"] [--forks N] <regex> [JMH options]"
+
+/** The iteration options of a fork when the user gives none: the forks, not long iterations, carry the error. */
+private val DEFAULT_TIMING = listOf("-i", "5", "-r", "1s")
+
+/** JMH options that compare sets for every fork itself. */
+private val OWNED = mapOf("-f" to "--forks", "-rf" to "compare", "-rff" to "compare", "-o" to "compare")
+
+/**
+ * `scripts/compare`: the same benchmarks on two configurations in one sitting, their forks interleaved
+ * ([ForkOrder]), each fork a run of a jar's own launcher; then the rows ([Comparison]) as markdown on stdout and as
+ * JSON in `jmh-results/compare-<timestamp>.json`, both sides' JMH results and logs in the folder beside it.
+ */
+fun main(args: Array<String>) {
+    exitProcess(Compare(System.out, System.err).run(args))
+}
+
+class Compare(private val out: PrintStream, private val err: PrintStream) {
+    private class Refused(message: String) : Exception(message)
+
+    fun run(args: Array<String>): Int = try {
+        execute(args)
+    } catch (e: Refused) {
+        err.println("compare: ${e.message}")
+        err.println(USAGE)
+        2
+    } catch (e: OptionException) {
+        // A value of the wrong type (--forks many) is found when it is read.
+        err.println("compare: ${e.message}")
+        err.println(USAGE)
+        2
+    }
+
+    private fun execute(args: Array<String>): Int {
+        val parser = OptionParser(false)
+        // The regex ends compare's own options: what follows is JMH's.
+        parser.posixlyCorrect(true)
+        val jar = { side: String -> parser.accepts("$side-jar").withRequiredArg() }
+        val java = { side: String -> parser.accepts("$side-java").withRequiredArg() }
+        val sideArgs = { side: String -> parser.accepts("$side-args").withRequiredArg().defaultsTo("") }
+        val baseJar = jar("base")
+        val headJar = jar("head")
+        val baseJava = java("base")
+        val headJava = java("head")
+        val baseArgs = sideArgs("base")
+        val headArgs = sideArgs("head")
+        val forksSpec = parser.accepts("forks").withRequiredArg().ofType(Int::class.javaObjectType).defaultsTo(5)
+        val resultsSpec = parser.accepts("results").withRequiredArg().defaultsTo("jmh-results")
+        val help = parser.acceptsAll(listOf("h", "help"))
+        val set = parser.parse(*args)
+        if (set.has(help)) {
+            out.println(USAGE)
+            return 0
+        }
+        val common = set.nonOptionArguments().map { it.toString() }
+        if (common.isEmpty() || common.first().startsWith("-")) throw Refused("the benchmark regex is missing")
+        common.firstOrNull { it in OWNED }?.let {
+            throw Refused("$it: compare sets it for every fork itself" + if (it == "-f") "; use --forks N" else "")
+        }
+        val forks = set.valueOf(forksSpec)
+        if (forks < 2) throw Refused("--forks $forks: must be 2 or more (default 5): a side's spread needs two forks")
+        val ownJar = File(Compare::class.java.protectionDomain.codeSource.location.toURI()).path
+        val ownJava = File(System.getProperty("java.home"), "bin/java").path
+        fun side(
+            name: String,
+            jarSpec: joptsimple.OptionSpec<String>,
+            javaSpec: joptsimple.OptionSpec<String>,
+            argSpec: joptsimple.OptionSpec<String>,
+        ): Configuration {
+            val j = File(set.valueOf(jarSpec) ?: ownJar)
+            if (!j.isFile) throw Refused("--$name-jar ${j.path}: no such file")
+            val given = set.valueOf(javaSpec)
+            val exe = if (given == null) {
+                ownJava
+            } else {
+                Configuration.java(given)
+                    ?: throw Refused(
+                        "--$name-java $given: not a java executable (give .../bin/java or a JDK directory)",
+                    )
+            }
+            return Configuration(name, j, exe, set.valueOf(argSpec))
+        }
+        val base = side("base", baseJar, baseJava, baseArgs)
+        val head = side("head", headJar, headJava, headArgs)
+        val timing = if (common.any { it in setOf("-i", "-r", "-wi", "-w") }) emptyList() else DEFAULT_TIMING
+        val stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+        val results = File(set.valueOf(resultsSpec))
+        val dir = File(results, "compare-$stamp")
+        val measured = Forks(base, head, common + timing, dir, err).run(forks) ?: return 2
+        val comparison = Comparison.of(
+            measured.mapNotNull { (side, json) -> json?.let { side to Results.read(it) } },
+            base.params + head.params,
+        )
+        val note = "$forks forks a side, alternating (${ForkOrder.of(2).joinToString(" ") { it.name.lowercase() }} " +
+            "…); each fork ${(common + timing).drop(1).joinToString(" ")}"
+        val markdown = ComparisonOutput.markdown(comparison, base.describe(), head.describe(), note)
+        out.print(markdown)
+        val json = File(results, "compare-$stamp.json")
+        ComparisonOutput.write(json, ComparisonOutput.json(comparison))
+        ComparisonOutput.write(File(results, "compare-$stamp.md"), markdown)
+        err.println(
+            "compare: verdict in ${json.path}, table in ${results.path}/compare-$stamp.md, each fork's results and log in ${dir.path}/",
+        )
+        if (comparison.rows.isEmpty()) {
+            err.println("compare: no benchmark completed on both sides; the logs in ${dir.path}/ say why")
+            return 1
+        }
+        return 0
+    }
+}

@@ -1,0 +1,93 @@
+package serverbench.compare
+
+import serverbench.compare.ForkOrder.Side
+import serverbench.report.Run
+
+/**
+ * The rows of a comparison: each benchmark × parameters measured on both sides, for each compared metric, with the
+ * fork means of each side and what [ForkStatistics] makes of them.
+ */
+class Comparison(val rows: List<Row>) {
+
+    /** One figure of one benchmark × parameters: base's and head's fork means. */
+    class Row(
+        val benchmark: String,
+        val params: Map<String, String>,
+        val metric: Metric,
+        val unit: String,
+        val base: DoubleArray,
+        val head: DoubleArray,
+        /** Measured iterations per fork (the most any fork of this row had). */
+        val iterations: Int,
+        /** Forks of either side whose measurement guards said "not steady". */
+        val notSteadyForks: Int,
+    ) {
+        val baseMean = ForkStatistics.mean(base)
+        val headMean = ForkStatistics.mean(head)
+        val ratio = headMean / baseMean
+        val interval = ForkStatistics.ratioInterval(base, head)
+        val p = ForkStatistics.mannWhitney(base, head)
+        val significant = ForkStatistics.significant(p, interval)
+        val minimumDetectable = ForkStatistics.minimumDetectable(base, head)
+        val verdict: String = when {
+            !significant -> "~"
+            (ratio > 1) == metric.higherIsBetter -> metric.better
+            else -> metric.worse
+        }
+    }
+
+    /** The figures compared: throughput (the score), the tail latency, and the server's CPU cost per request. */
+    enum class Metric(
+        val key: String,
+        val label: String,
+        val higherIsBetter: Boolean,
+        val better: String,
+        val worse: String,
+    ) {
+        THROUGHPUT(Run.SCORE, "req/s", true, "faster", "slower"),
+        P99("latency.p99", "p99", false, "better", "worse"),
+        SERVER_CPU("server.cpuPerReq", "server CPU/req", false, "better", "worse"),
+    }
+
+    companion object {
+        /**
+         * Pairs the forks' results by benchmark and parameters, leaving out [sideParams], the parameters the two sides
+         * set differently (`-p limit=10000` against `-p limit=10500` compare as one row).
+         */
+        fun of(forks: List<Pair<Side, List<Run>>>, sideParams: Set<String>): Comparison {
+            val keyed = forks.flatMap { (side, runs) ->
+                runs.map { run ->
+                    Triple(
+                        side,
+                        run,
+                        run.benchmark + run.params.filterKeys { it !in sideParams }.toSortedMap(),
+                    )
+                }
+            }
+            val rows = ArrayList<Row>()
+            for ((_, members) in keyed.groupBy { it.third }) {
+                val first = members.first().second
+                val base = members.filter { it.first == Side.BASE }.map { it.second }
+                val head = members.filter { it.first == Side.HEAD }.map { it.second }
+                if (base.isEmpty() || head.isEmpty()) continue
+                val params = first.params.filterKeys { it !in sideParams }
+                for (metric in Metric.entries) {
+                    val b = base.mapNotNull { it.metric(metric.key)?.score }.filter { it.isFinite() }
+                    val h = head.mapNotNull { it.metric(metric.key)?.score }.filter { it.isFinite() }
+                    if (b.isEmpty() || h.isEmpty()) continue
+                    rows += Row(
+                        first.benchmark,
+                        params,
+                        metric,
+                        first.metric(metric.key)?.unit ?: "",
+                        b.toDoubleArray(),
+                        h.toDoubleArray(),
+                        members.maxOf { it.second.iterations },
+                        members.count { it.second.notSteady },
+                    )
+                }
+            }
+            return Comparison(rows)
+        }
+    }
+}

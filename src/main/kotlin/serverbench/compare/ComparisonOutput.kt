@@ -1,0 +1,108 @@
+package serverbench.compare
+
+import tools.jackson.databind.json.JsonMapper
+import tools.jackson.databind.node.ObjectNode
+import java.io.File
+import java.util.Locale
+import kotlin.math.roundToInt
+
+/** A comparison as a reviewer reads it (markdown) and as a tool or CI reads it (JSON, one object per row). */
+object ComparisonOutput {
+
+    fun markdown(comparison: Comparison, base: String, head: String, forks: String): String {
+        val rows = comparison.rows
+        val sb = StringBuilder()
+        sb.append("## Comparison: head ÷ base, forks interleaved in one sitting\n\n")
+        sb.append("- base: $base\n- head: $head\n- $forks\n")
+        // Parameters every row shares go here once; the table shows the ones that tell rows apart.
+        val varying = rows.flatMap { it.params.keys }.distinct().filter { k ->
+            rows.map { it.params[k] }.distinct().size >
+                1
+        }
+        val shared = rows.firstOrNull()?.params?.filterKeys { it !in varying }.orEmpty()
+        if (shared.isNotEmpty()) sb.append("- every row: ${shared.entries.joinToString(", ")}\n")
+        sb.append(
+            "\nEach figure is the mean over forks of each fork's own figure. The interval is Fieller's 95 % interval " +
+                "of the ratio of means; p is Mann-Whitney U's, exact. A row is marked only where p < 0.05 " +
+                "and the interval excludes 1 (`~`: no difference this run can tell). \"Detectable\": the smallest " +
+                "change this run would mark 4 times in 5. At 95 %, an A/A comparison marks about 1 row in 20 by chance.\n\n",
+        )
+        if (rows.isEmpty()) return sb.append("No benchmark completed on both sides.\n").toString()
+        sb.append("| benchmark | ${if (varying.isEmpty()) "" else "params | "}metric | base | head | head ÷ base ")
+        sb.append("| 95 % interval | p | forks × iterations | detectable | |\n")
+        sb.append("|---|${if (varying.isEmpty()) "" else "---|"}---|--:|--:|--:|:-:|--:|--:|--:|---|\n")
+        for (r in rows) {
+            val name = r.benchmark.substringAfterLast(".benchmarks.")
+            val params = varying.mapNotNull { k -> r.params[k]?.let { "$k=$it" } }.joinToString(", ")
+            val interval = r.interval?.let { "%.3f – %.3f".format(Locale.ROOT, it.low, it.high) } ?: "unbounded"
+            val forksCell = "${r.base.size} + ${r.head.size} × ${r.iterations}" +
+                if (r.notSteadyForks > 0) " (${r.notSteadyForks} not steady)" else ""
+            val mark = if (r.significant) "**${r.verdict}**" else r.verdict
+            sb.append("| $name | ${if (varying.isEmpty()) "" else "$params | "}${r.metric.label} | ")
+            sb.append("${figure(r.baseMean, r.unit)} | ${figure(r.headMean, r.unit)} | ")
+            sb.append(
+                "%.3f | $interval | %s | $forksCell | %s | $mark |\n".format(
+                    Locale.ROOT,
+                    r.ratio,
+                    p(r.p),
+                    pct(r.minimumDetectable),
+                ),
+            )
+        }
+        return sb.toString()
+    }
+
+    private fun figure(x: Double, unit: String): String = when {
+        unit == "ops/s" -> "%,.0f".format(Locale.ROOT, x)
+        x >= 100 -> "%,.0f %s".format(Locale.ROOT, x, unit)
+        else -> "%.2f %s".format(Locale.ROOT, x, unit)
+    }
+
+    private fun p(p: Double) = when {
+        p.isNaN() -> "–"
+        p < 0.001 -> "< 0.001"
+        else -> "%.3f".format(Locale.ROOT, p)
+    }
+
+    private fun pct(x: Double) = if (x.isNaN()) "–" else "± ${(x * 1000).roundToInt() / 10.0} %"
+
+    /** The verdict for tools: one object per row; numbers JSON cannot hold (no interval, no p) are null. */
+    fun json(comparison: Comparison): String {
+        val mapper = JsonMapper.builder().build()
+        val list = mapper.createArrayNode()
+        for (r in comparison.rows) {
+            val o = list.addObject()
+            o.put("benchmark", r.benchmark)
+            val params = o.putObject("params")
+            r.params.forEach { (k, v) -> params.put(k, v) }
+            o.put("metric", r.metric.key)
+            o.put("unit", r.unit)
+            number(o, "base", r.baseMean)
+            number(o, "head", r.headMean)
+            number(o, "ratio", r.ratio)
+            number(o, "ciLow", r.interval?.low ?: Double.NaN)
+            number(o, "ciHigh", r.interval?.high ?: Double.NaN)
+            number(o, "p", r.p)
+            o.put("significant", r.significant)
+            o.put("verdict", r.verdict)
+            o.put("baseForks", r.base.size)
+            o.put("headForks", r.head.size)
+            o.put("iterations", r.iterations)
+            number(o, "minDetectable", r.minimumDetectable)
+            val forks = o.putObject("forkMeans")
+            forks.putArray("base").apply { r.base.forEach { add(it) } }
+            forks.putArray("head").apply { r.head.forEach { add(it) } }
+        }
+        return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(list) + "\n"
+    }
+
+    private fun number(o: ObjectNode, name: String, x: Double) {
+        if (x.isFinite()) o.put(name, x) else o.putNull(name)
+    }
+
+    fun write(file: File, text: String) {
+        val tmp = File(file.path + ".tmp")
+        tmp.writeText(text)
+        check(tmp.renameTo(file)) { "could not write $file" }
+    }
+}

@@ -1,0 +1,59 @@
+package serverbench.compare
+
+import org.junit.jupiter.api.Test
+import java.io.ByteArrayOutputStream
+import java.io.File
+import java.io.PrintStream
+import java.nio.file.Files
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/** Bad input: one line naming the option and what it accepts, exit 2, nothing started, nothing written. */
+class CompareMainTest {
+    private fun refused(vararg args: String): String {
+        val dir = Files.createTempDirectory("compare").toFile()
+        val err = ByteArrayOutputStream()
+        val status = Compare(PrintStream(ByteArrayOutputStream()), PrintStream(err)).run(
+            arrayOf("--results", dir.path) + args,
+        )
+        val text = err.toString()
+        assertEquals(2, status, text)
+        assertEquals(0, dir.list()!!.size, "wrote ${dir.list()!!.toList()}")
+        dir.delete()
+        return text.lines().first()
+    }
+
+    @Test
+    fun `bad input is refused in one line before anything runs`() {
+        assertEquals("compare: the benchmark regex is missing", refused())
+        assertEquals("compare: the benchmark regex is missing", refused("--forks", "3"))
+        assertEquals(
+            "compare: --forks 1: must be 2 or more (default 5): a side's spread needs two forks",
+            refused("--forks", "1", "NoopBenchmark"),
+        )
+        assertEquals("compare: -f: compare sets it for every fork itself; use --forks N", refused("Noop", "-f", "3"))
+        assertEquals("compare: -rff: compare sets it for every fork itself", refused("Noop", "-rff", "x.json"))
+        assertEquals("compare: --base-jar /no/such.jar: no such file", refused("--base-jar", "/no/such.jar", "Noop"))
+        assertTrue(
+            refused(
+                "--base-jar",
+                "pom.xml",
+                "--head-jar",
+                "pom.xml",
+                "--head-java",
+                "/no/jdk",
+                "Noop",
+            ).startsWith("compare: --head-java /no/jdk: not a java executable"),
+        )
+        assertTrue(refused("--nosuch", "Noop").contains("nosuch"))
+        assertTrue(refused("--forks", "many", "Noop").contains("many"))
+    }
+
+    @Test
+    fun `help prints the usage and exits 0`() {
+        val out = ByteArrayOutputStream()
+        assertEquals(0, Compare(PrintStream(out), PrintStream(ByteArrayOutputStream())).run(arrayOf("--help")))
+        assertTrue(out.toString().startsWith("usage: scripts/compare"))
+        assertTrue(File("scripts/compare").canExecute())
+    }
+}
