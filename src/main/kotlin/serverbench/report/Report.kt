@@ -87,7 +87,10 @@ object Report {
         if (base != null) {
             out.append(
                 " Change vs baseline in %; **bold** with ▲ (better) or ▼ (worse) only where the two runs' 99.9 % " +
-                    "intervals do not overlap, i.e. the difference is larger than either run's own noise.",
+                    "intervals do not overlap, i.e. the difference is larger than either run's own noise. Two " +
+                    "separate runs cannot see fork-to-fork and sitting-to-sitting variance (README, \"Comparing two " +
+                    "configurations\"): for a verdict you can trust, run both sides interleaved in one sitting with " +
+                    "`scripts/compare`.",
             )
         }
         out.append("\n")
