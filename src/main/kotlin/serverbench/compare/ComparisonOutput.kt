@@ -4,6 +4,8 @@ import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ObjectNode
 import java.io.File
 import java.util.Locale
+import kotlin.math.ceil
+import kotlin.math.pow
 import kotlin.math.roundToInt
 
 /** A comparison as a reviewer reads it (markdown) and as a tool or CI reads it (JSON, one object per row). */
@@ -49,7 +51,26 @@ object ComparisonOutput {
                 ),
             )
         }
+        forksFor(rows)?.let { sb.append("\n$it\n") }
         return sb.toString()
+    }
+
+    /** The change a comparison should be able to see: a few per cent is what a pull request usually moves. */
+    private const val GOAL = 0.05
+
+    /**
+     * Where req/s could not have shown a [GOAL] change: how many forks a side would, from this run's own spread
+     * (the detectable change narrows as 1/√forks, a little faster as t's degrees of freedom grow).
+     */
+    private fun forksFor(rows: List<Comparison.Row>): String? {
+        val wide = rows.filter { it.metric == Comparison.Metric.THROUGHPUT && it.minimumDetectable > GOAL }
+        val worst = wide.maxByOrNull { it.minimumDetectable } ?: return null
+        val forks = maxOf(worst.base.size, worst.head.size)
+        val needed = ceil(forks * (worst.minimumDetectable / GOAL).pow(2)).toInt()
+        return "req/s in ${wide.size} of ${rows.count { it.metric == Comparison.Metric.THROUGHPUT }} rows could " +
+            "not have shown a ${pct(GOAL).removePrefix("± ")} change (widest ${pct(worst.minimumDetectable)}, " +
+            "${worst.benchmark.substringAfterLast(".benchmarks.")}): from this run's spread, about --forks $needed " +
+            "would."
     }
 
     private fun figure(x: Double, unit: String): String = when {

@@ -19,12 +19,14 @@ class ComparisonTest {
     )
 
     /** Base at limit 10000, head at 10500: head 7 % slower with a 1 % spread, p99 the same on both sides. */
-    private val forks = ForkOrder.of(5).let { order ->
+    private val forks = forks(0.01)
+
+    private fun forks(spread: Double) = ForkOrder.of(5).let { order ->
         // The k-th fork of each side wobbles by (k - 2) %: both sides' wobbles average out to exactly 1.
         val seen = HashMap<Side, Int>()
         order.map { side -> side to (seen.merge(side, 1) { a, b -> a + b }!! - 1) }
     }.map { (side, k) ->
-        val wobble = 1 + 0.01 * (k - 2)
+        val wobble = 1 + spread * (k - 2)
         if (side == Side.BASE) {
             side to listOf(run("10000", 8000 * wobble, 10.0 * wobble), run("10000", 4000.0 * wobble, 20.0, "tomcat"))
         } else {
@@ -77,5 +79,19 @@ class ComparisonTest {
         assertEquals(1, lines.count { "**" in it }, md)
         assertTrue(lines.all { "5 + 5 × 5" in it }, md)
         assertTrue("every row: concurrency=64" in md, md)
+    }
+
+    @Test
+    fun `the markdown says how many forks would have shown a 5 % change in req-s, where this run could not`() {
+        assertFalse(ComparisonOutput.markdown(Comparison.of(forks, setOf("limit")), "b", "h", "f").contains("--forks"))
+        val wide = Comparison.of(forks(0.05), setOf("limit"))
+        val row = wide.rows.filter { it.metric == Comparison.Metric.THROUGHPUT }.maxBy { it.minimumDetectable }
+        assertTrue(row.minimumDetectable > 0.05, "${row.minimumDetectable}")
+        val needed = kotlin.math.ceil(5 * (row.minimumDetectable / 0.05).let { it * it }).toInt()
+        val markdown = ComparisonOutput.markdown(wide, "b", "h", "f")
+        assertTrue(
+            markdown.contains("could not have shown a 5.0 % change") && markdown.contains("--forks $needed "),
+            markdown,
+        )
     }
 }
