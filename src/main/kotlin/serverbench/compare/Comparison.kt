@@ -24,7 +24,7 @@ class Comparison(val rows: List<Row>) {
     ) {
         val baseMean = ForkStatistics.mean(base)
         val headMean = ForkStatistics.mean(head)
-        val ratio = headMean / baseMean
+        val ratio = ForkStatistics.ratio(base, head)
         val interval = ForkStatistics.ratioInterval(base, head)
         val p = ForkStatistics.mannWhitney(base, head)
         val significant = ForkStatistics.significant(p, interval)

@@ -24,10 +24,11 @@ object ComparisonOutput {
         val shared = rows.firstOrNull()?.params?.filterKeys { it !in varying }.orEmpty()
         if (shared.isNotEmpty()) sb.append("- every row: ${shared.entries.joinToString(", ")}\n")
         sb.append(
-            "\nEach figure is the mean over forks of each fork's own figure. The interval is Fieller's 95 % interval " +
-                "of the ratio of means; p is Mann-Whitney U's, exact. A row is marked only where p < 0.05 " +
-                "and the interval excludes 1 (`~`: no difference this run can tell). \"Detectable\": the smallest " +
-                "change this run would mark 4 times in 5. At 95 %, an A/A comparison marks about 1 row in 20 by chance.\n\n",
+            "\nBase and head: the mean of each side's fork figures. Head ÷ base: the median of the ratios of every " +
+                "head fork to every base fork (Hodges-Lehmann), with the 95 % interval of the Mann-Whitney U test, " +
+                "whose exact p follows. A row is marked only where p < 0.05 and the interval excludes 1 (`~`: no " +
+                "difference this run can tell). \"Detectable\": the smallest change this run would mark 4 times in " +
+                "5. At 95 %, an A/A comparison marks about 1 row in 20 by chance.\n\n",
         )
         if (rows.isEmpty()) return sb.append("No benchmark completed on both sides.\n").toString()
         sb.append("| benchmark | ${if (varying.isEmpty()) "" else "params | "}metric | base | head | head ÷ base ")
