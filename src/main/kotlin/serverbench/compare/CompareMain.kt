@@ -116,7 +116,8 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         ComparisonOutput.write(json, ComparisonOutput.json(comparison))
         ComparisonOutput.write(File(results, "compare-$stamp.md"), markdown)
         err.println(
-            "compare: verdict in ${json.path}, table in ${results.path}/compare-$stamp.md, each fork's results and log in ${dir.path}/",
+            "compare: verdict in ${json.path}, table in ${results.path}/compare-$stamp.md, " +
+                "each fork's results and log in ${dir.path}/",
         )
         if (comparison.rows.isEmpty()) {
             err.println("compare: no benchmark completed on both sides; the logs in ${dir.path}/ say why")

@@ -72,7 +72,9 @@ object ForkStatistics {
         return DoubleArray(base.size * head.size) { ln(head[it % head.size] / base[it / head.size]) }.apply { sort() }
     }
 
-    /** The largest u with P(U ≤ u) ≤ [alpha] for samples of [n] and [m] without ties; -1 when even U = 0 is likelier. */
+    /**
+     * The largest u with P(U ≤ u) ≤ [alpha] for samples of [n] and [m] without ties; -1 when even U = 0 is likelier.
+     */
     private fun criticalU(n: Int, m: Int, alpha: Double): Int {
         if (n + m > EXACT_LIMIT) {
             val sd = sqrt(n * m * (n + m + 1) / 12.0)
@@ -87,7 +89,9 @@ object ForkStatistics {
         return k
     }
 
-    /** How many of the C(n+m, n) orders of two samples give each U = 0..nm: c(i, j) = c(i-1, j) shifted j + c(i, j-1). */
+    /**
+     * How many of the C(n+m, n) orders of two samples give each U = 0..nm: c(i, j) = c(i-1, j) shifted j + c(i, j-1).
+     */
     private fun uCounts(n: Int, m: Int): DoubleArray {
         var previous = Array(m + 1) { doubleArrayOf(1.0) }
         for (i in 1..n) {

@@ -6,7 +6,10 @@ import kotlin.test.assertEquals
 import kotlin.test.assertNull
 import kotlin.test.assertTrue
 
-/** Known samples in, known interval and p out (references from SciPy 1.x and by hand), and the false-positive rate of A/A. */
+/**
+ * Known samples in, known interval and p out (references from SciPy 1.x and by hand), and the false-positive rate of
+ * A/A.
+ */
 class ForkStatisticsTest {
     private fun d(vararg x: Number) = x.map { it.toDouble() }.toDoubleArray()
 
