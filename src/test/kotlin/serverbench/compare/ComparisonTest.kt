@@ -82,7 +82,7 @@ class ComparisonTest {
     }
 
     @Test
-    fun `the markdown says how many forks would have shown a 5 % change in req-s, where this run could not`() {
+    fun `the markdown says how many forks would have shown a 5 percent change in req-s, where this run could not`() {
         assertFalse(ComparisonOutput.markdown(Comparison.of(forks, setOf("limit")), "b", "h", "f").contains("--forks"))
         val wide = Comparison.of(forks(0.05), setOf("limit"))
         val row = wide.rows.filter { it.metric == Comparison.Metric.THROUGHPUT }.maxBy { it.minimumDetectable }

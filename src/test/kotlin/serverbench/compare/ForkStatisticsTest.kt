@@ -36,7 +36,7 @@ class ForkStatisticsTest {
     }
 
     @Test
-    fun `no interval from too few forks for 95 %, nor from figures not above zero`() {
+    fun `no interval from too few forks for 95 percent, nor from figures not above zero`() {
         assertNull(ForkStatistics.ratioInterval(d(10), d(11, 12)))
         assertNull(ForkStatistics.ratioInterval(d(10, 11, 12), d(11, 12, 13)))
         assertNull(ForkStatistics.ratioInterval(d(-1, 1, 0.5, 2), d(1, 2, 3, 4)))
@@ -76,7 +76,7 @@ class ForkStatisticsTest {
     }
 
     @Test
-    fun `A-A comparisons are marked at most 5 % of the time, and the interval covers 1 at least 95 % of the time`() {
+    fun `A-A comparisons are marked at most 5 percent of the time, and their interval covers 1 at least 95 percent`() {
         val random = Random(20261125)
         val trials = 4000
         for (forks in listOf(5, 10)) {
@@ -98,7 +98,7 @@ class ForkStatisticsTest {
     }
 
     @Test
-    fun `a real 7 % difference over 5 forks of 2 % spread is marked in the right direction`() {
+    fun `a real 7 percent difference over 5 forks of 2 percent spread is marked in the right direction`() {
         val random = Random(7)
         var marked = 0
         repeat(200) {
