@@ -5,7 +5,8 @@ import java.sql.Connection
 /**
  * What the database family reads and writes: a sequence for `nextval`, [USERS] rows to read by primary key, and a
  * table to insert into. Every name starts with `serverbench_`, so an existing database given with
- * `-Dserverbench.db.url` keeps its own tables; creating is idempotent, and the rows are the same on every run.
+ * `-Dserverbench.db.url` keeps its own tables. Creating is idempotent; the users are the same on every run, and the
+ * insert table starts empty each time, so an insert's cost does not depend on earlier runs.
  */
 object DatabaseSchema {
     const val USERS = 10_000
@@ -34,14 +35,15 @@ object DatabaseSchema {
                     "create table if not exists $INSERT_TABLE (id bigserial primary key, " +
                         "user_id integer not null, at timestamptz not null default now())",
                 )
+                s.execute("truncate $INSERT_TABLE")
                 s.execute("analyze $USER_TABLE")
             }
             connection.commit()
         } catch (e: Exception) {
-            connection.rollback()
+            runCatching { connection.rollback() }.exceptionOrNull()?.let(e::addSuppressed)
             throw e
         } finally {
-            connection.autoCommit = autoCommit
+            runCatching { connection.autoCommit = autoCommit }
         }
     }
 }
