@@ -479,18 +479,19 @@ class JarSmokeIT {
     fun `a failure in the middle of the measurement discards the iterations measured before it`() {
         val json = Files.createTempFile("midrun", ".json").toFile()
         try {
-            // Warmup 1 s, then 3 measurement iterations of 1 s; the endpoint fails from 2.5 s on, in the second one.
-            // (The steady warmup is off: it would meet the failure before the measurement does.)
+            // Warmup 1 s, then 3 measurement iterations of 4 s; the endpoint fails 7 s after the setup's probe, in
+            // the second one as long as the setup's own work after the probe takes under 2 s (1 s iterations left
+            // 0.5 s, which a slow, busy machine overran). The steady warmup is off: it would meet the failure first.
             val run = Jar.run(
-                "SelfCheckBenchmark.failAfter", "-p", "server=netty", "-p", "failAfterMs=2500",
-                "-f", "1", "-wi", "1", "-w", "1s", "-i", "3", "-r", "1s", "-rf", "json", "-rff", json.path,
+                "SelfCheckBenchmark.failAfter", "-p", "server=netty", "-p", "failAfterMs=7000",
+                "-f", "1", "-wi", "1", "-w", "1s", "-i", "3", "-r", "4s", "-rf", "json", "-rff", json.path,
                 jvmArgs = listOf("-Dserverbench.warmup=off"),
             )
             assertEquals(1, run.exitCode, run.toString())
             assertTrue(run.stdout.contains("Iteration   1: "), run.stdout)
             assertTrue(
                 run.stdout.contains(
-                    "SelfCheckBenchmark.failAfter (concurrency=64, failAfterMs=2500, rate=0, " +
+                    "SelfCheckBenchmark.failAfter (concurrency=64, failAfterMs=7000, rate=0, " +
                         "server=netty) FAILED",
                 ),
                 run.stdout,
