@@ -29,6 +29,7 @@ internal class Connection(private val client: LoadClient, private val slots: Con
     /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
     private var counted = false
     private val parser = ResponseParser(client.expectedBody)
+    private val shapeCheck = client.request.shape?.newCheck()
 
     /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
     private val requestView = client.requestBytes.duplicate().also { it.readerIndex(it.writerIndex()) }
@@ -125,6 +126,20 @@ internal class Connection(private val client: LoadClient, private val slots: Con
             status !in 200..299 -> {
                 val sample = parser.sample?.let { " \"${oneLine(it)}\"" } ?: ""
                 client.failures.add(FailureKind.NON_2XX, "HTTP $status$sample")
+            }
+
+            shapeCheck != null -> {
+                // With an empty expected body, the parser's sample is the body (up to SAMPLE_BYTES).
+                val body = parser.sample ?: ""
+                val wrong = if (parser.bodyLength > body.length) "longer than expected" else shapeCheck.check(body)
+                if (wrong == null) {
+                    client.succeeded(now, now - intendedAt, now - sentAt)
+                } else {
+                    client.failures.add(
+                        FailureKind.INVALID_BODY,
+                        "body \"${oneLine(body)}\": $wrong, expected ${client.request.expectedBody}",
+                    )
+                }
             }
 
             !parser.bodyMatches || parser.bodyLength != client.expectedBody.readableBytes().toLong() ->
