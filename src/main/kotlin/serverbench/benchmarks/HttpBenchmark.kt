@@ -27,6 +27,7 @@ import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import serverbench.metrics.BudgetReport
 import serverbench.metrics.ClientReports
+import serverbench.metrics.Figure
 import serverbench.metrics.InFlightGauge
 import serverbench.metrics.IterationReport
 import serverbench.metrics.ResourceMeter
@@ -40,17 +41,15 @@ import java.util.concurrent.TimeUnit
  * One operation = one successful, validated HTTP request, so the JMH score (ops/s) is successful requests per second.
  * Failed requests never count; any failure beyond the tolerance fails the benchmark (see [LoadClient]).
  *
- * Per trial: start the server (`-p server`), send one validated request to the endpoint under test, open
- * `-p concurrency` connections. Per iteration: reset the client's histogram and counters, and publish them at the end
- * for [serverbench.metrics.LoadMetricsProfiler]. The `@Benchmark` method's name is the variant: a family says once,
- * in [request], the path a variant's name completes and the body it must answer, and each method body is just [call].
+ * Per trial: start the server (`-p server`), check one request, open `-p concurrency` connections; per iteration:
+ * reset the client's counters and publish them for [serverbench.metrics.LoadMetricsProfiler]. The `@Benchmark`
+ * method's name is the variant: a family says once, in [request], its path and body; each method body is [call].
  *
  * Defaults, chosen for a 2-core machine where client and server share the cores (and the JIT compiler threads):
  * - Warmup until steady ([SteadyWarmup], in the trial's setup), not a fixed count of JMH warmup iterations: how long
  *   the server's hot paths take to compile differs by benchmark several-fold (README, "Warmup"). `-wi N` adds JMH
  *   warmup iterations after it; `-Dserverbench.warmup=off` leaves warming up to them alone.
- * - 5 × 5 s measurement, 1 fork: each fork costs a server start plus the warmup; the README explains when to use
- *   `-f 3` (comparisons that need run-to-run variance, e.g. PR before/after).
+ * - 5 × 5 s measurement, 1 fork (each costs a server start and its warmup); comparisons: `scripts/compare`.
  * - Fixed 2 GB heap and G1, so heap sizing never differs between runs; override with `-jvmArgs`.
  * - `@Threads(1)`: the client is one event loop on the benchmark thread; load is set by `-p concurrency`.
  */
@@ -108,6 +107,9 @@ abstract class HttpBenchmark {
     private val measured = MeasuredIterations()
     private var warmupSeconds = -1.0
 
+    /** How the trial warms up; read in the setup so a bad property fails the run before the server starts. */
+    private var warmup: SteadyWarmup? = null
+
     /** "NoopBenchmark.hello (server=netty, ...)": names the run in its warning lines. */
     private var runName = ""
 
@@ -136,6 +138,9 @@ abstract class HttpBenchmark {
 
     protected open fun iterationEnded(client: LoadClient, lastMeasurement: Boolean) {}
 
+    /** A family's own figures for the iteration that just ended, published with the client's. */
+    protected open fun iterationFigures(): List<Figure> = emptyList()
+
     @Setup(Level.Trial)
     fun startServerAndClient(params: BenchmarkParams) {
         ForkGuard.installInFork()
@@ -159,8 +164,7 @@ abstract class HttpBenchmark {
             } catch (e: Exception) {
                 // Spring wraps the cause (a port in use, a bean that failed) in layers of context; say the cause.
                 val cause = generateSequence<Throwable>(e) { it.cause }.last()
-                val why = cause.message ?: cause.javaClass.name
-                throw IllegalStateException("the ${kind.id} server failed to start: $why", e)
+                throw IllegalStateException("the ${kind.id} server failed to start: ${cause.message ?: cause}", e)
             }.also { this.fixture = it }
             fixture.verify(request, settings)
             budget?.let { b ->
@@ -201,9 +205,6 @@ abstract class HttpBenchmark {
         }
     }
 
-    /** How the trial warms up; read in the setup so a bad property fails the run before the server starts. */
-    private var warmup: SteadyWarmup? = null
-
     @Setup(Level.Iteration)
     fun beginIteration(iteration: IterationParams) = guarded {
         val client = client!!
@@ -235,6 +236,7 @@ abstract class HttpBenchmark {
             lastMeasurement = last,
             notSteady = measured.notSteady(last),
             budget = budget?.let { BudgetReport(it.placement.cpus, throttled) },
+            extra = iterationFigures(),
         )
         measured.record(iteration, iterationReport)
         ClientReports.publish(iterationReport)
@@ -272,10 +274,8 @@ abstract class HttpBenchmark {
     /** One successful request (the whole body of every `@Benchmark` method). */
     protected fun call() = guarded { client!!.next() }
 
-    /**
-     * JMH runs no @TearDown after a failed invocation or iteration hook: stop the client and server here, or the fork
-     * keeps Spring's non-daemon threads alive until JMH's 30 s shutdown timeout.
-     */
+    // JMH runs no @TearDown after a failed invocation or iteration hook: stop the client and server here, or the
+    // fork keeps Spring's non-daemon threads alive until JMH's 30 s shutdown timeout.
     private inline fun guarded(block: () -> Unit) {
         try {
             block()

@@ -14,6 +14,8 @@ class IterationReport(
     val notSteady: String? = null,
     /** With `-p cpus` or `-p cpuset`: the budget and the server group's CFS accounting over the iteration. */
     val budget: BudgetReport? = null,
+    /** A family's own figures for the iteration (the database family's pool wait). */
+    val extra: List<Figure> = emptyList(),
 ) {
     /** The [Guards]' verdicts, computed once for the console warning (benchmark) and the JSON flags (profiler). */
     val guards: Map<String, String?> by lazy { Guards.check(this) }
@@ -21,3 +23,6 @@ class IterationReport(
 
 /** The server's CPU budget in an iteration: CPUs of quota (null: cores pinned only) and the CFS counters' deltas. */
 class BudgetReport(val cpus: Double?, val throttling: serverbench.fixture.CpuBudget.Throttling?)
+
+/** One figure a family adds to an iteration's results: averaged over the iterations, or their [max]. */
+class Figure(val name: String, val value: Double, val unit: String, val max: Boolean = false)

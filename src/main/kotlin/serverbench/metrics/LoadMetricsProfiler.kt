@@ -90,6 +90,10 @@ class LoadMetricsProfiler : InternalProfiler {
             ) {
                 out += ScalarResult("warmup.seconds", report.warmupSeconds, "s", AggregationPolicy.MAX)
             }
+            for (f in report.extra) {
+                val policy = if (f.max) AggregationPolicy.MAX else AggregationPolicy.AVG
+                out += ScalarResult(f.name, f.value, f.unit, policy)
+            }
             out += ScalarResult("errors", client.failures.total.toDouble(), "count", AggregationPolicy.SUM)
             for (kind in FailureKind.entries) {
                 val n = client.failures[kind]
