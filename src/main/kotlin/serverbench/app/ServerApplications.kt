@@ -43,6 +43,7 @@ class NettyApp
     ProxyEndpoints::class,
     ProxyClients::class,
     FaultEndpoints::class,
+    DatabaseEndpoints::class,
 )
 class SharedEndpoints {
     @Bean(destroyMethod = "close")
@@ -52,5 +53,13 @@ class SharedEndpoints {
             Int::class.java,
             WorkerPools.defaultBlockingSize(),
         ),
+    )
+
+    @Bean(destroyMethod = "close")
+    fun databaseClients(env: Environment) = DatabaseClients(
+        url = env.getProperty(DatabaseClients.URL_PROPERTY),
+        user = env.getProperty(DatabaseClients.USER_PROPERTY, "postgres"),
+        password = env.getProperty(DatabaseClients.PASSWORD_PROPERTY, ""),
+        poolSize = env.getProperty(DatabaseClients.POOL_PROPERTY, Int::class.java, DatabaseClients.DEFAULT_POOL),
     )
 }

@@ -1,5 +1,6 @@
 package serverbench.benchmarks
 
+import serverbench.app.DatabaseClients
 import serverbench.fixture.CpuPlacement
 import serverbench.fixture.ServerKind
 
@@ -39,6 +40,8 @@ object ParamRules {
         "workMs" to integer(1, MAX_WAIT_MS),
         "failAfterMs" to integer(1, MAX_WAIT_MS),
         "poolSize" to countOrDefault(100_000),
+        "query" to Rule(DatabaseClients.Query.ids.joinToString(" or ")) { it in DatabaseClients.Query.ids },
+        "dbPool" to integer(1, DatabaseBenchmark.MAX_POOL),
         Knobs.TOMCAT_MAX_THREADS to countOrDefault(100_000),
         Knobs.NETTY_IO_WORKERS to countOrDefault(1_024),
         Knobs.VIRTUAL_THREADS to Rule("true or false") { it == "true" || it == "false" || it == Knobs.NOT_APPLICABLE },

@@ -6,12 +6,16 @@ import org.openjdk.jmh.annotations.Benchmark
 import org.openjdk.jmh.runner.BenchmarkList
 import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.VerboseMode
+import serverbench.app.DatabaseClients
+import serverbench.app.DatabaseSchema
 import serverbench.app.Downstream
 import serverbench.fixture.DownstreamStub
+import serverbench.fixture.PostgresServer
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import java.io.OutputStream
 import java.io.PrintStream
+import java.sql.DriverManager
 import kotlin.test.Test
 import kotlin.test.assertEquals
 
@@ -33,7 +37,7 @@ class VariantEndpointsTest {
         BlockingIoBenchmark().apply { delayMs = 5 },
         CompletableFutureBenchmark().apply { workMs = 5 },
         ProxyBenchmark().apply { delayMs = 5 },
-    )
+    ) + DatabaseClients.Query.ids.map { q -> DatabaseBenchmark().apply { query = q } }
 
     private fun variants(family: HttpBenchmark): List<String> = family.javaClass.methods
         .filter { it.isAnnotationPresent(Benchmark::class.java) }
@@ -58,14 +62,20 @@ class VariantEndpointsTest {
     @EnumSource(ServerKind::class)
     fun `both stacks answer every variant's request`(kind: ServerKind) {
         DownstreamStub.start().use { stub ->
-            ServerFixture.start(kind, mapOf(Downstream.URL_PROPERTY to stub.url)).use { server ->
-                for (family in families) {
-                    val hits = stub.hitCount
-                    for (variant in variants(family)) server.verify(family.request(variant))
-                    val proxied = if (family is ProxyBenchmark) variants(family).size else 0
-                    assertEquals(hits + proxied, stub.hitCount, "each proxied request reaches the stub exactly once")
-                }
+            PostgresServer.start().use { pg ->
+                DriverManager.getConnection(pg.jdbcUrl, PostgresServer.USER, "").use { DatabaseSchema.create(it) }
+                val properties = mapOf(Downstream.URL_PROPERTY to stub.url, DatabaseClients.URL_PROPERTY to pg.jdbcUrl)
+                ServerFixture.start(kind, properties).use { server -> verifyAll(server, stub) }
             }
+        }
+    }
+
+    private fun verifyAll(server: ServerFixture, stub: DownstreamStub) {
+        for (family in families) {
+            val hits = stub.hitCount
+            for (variant in variants(family)) server.verify(family.request(variant))
+            val proxied = if (family is ProxyBenchmark) variants(family).size else 0
+            assertEquals(hits + proxied, stub.hitCount, "each proxied request reaches the stub exactly once")
         }
     }
 }

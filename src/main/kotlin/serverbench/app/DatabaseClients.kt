@@ -1,0 +1,140 @@
+package serverbench.app
+
+import com.zaxxer.hikari.HikariConfig
+import com.zaxxer.hikari.HikariDataSource
+import io.r2dbc.pool.ConnectionPool
+import io.r2dbc.pool.ConnectionPoolConfiguration
+import io.r2dbc.postgresql.PostgresqlConnectionConfiguration
+import io.r2dbc.postgresql.PostgresqlConnectionFactory
+import io.r2dbc.spi.Connection
+import io.r2dbc.spi.ConnectionFactory
+import io.r2dbc.spi.Row
+import io.r2dbc.spi.RowMetadata
+import org.reactivestreams.Publisher
+import org.springframework.r2dbc.core.DatabaseClient
+import reactor.core.publisher.Mono
+import java.net.URI
+import java.time.Duration
+import java.util.concurrent.ThreadLocalRandom
+
+/**
+ * The database family's two clients, each the one users run, both sized [poolSize] (minimum = maximum, so no request
+ * pays for opening a connection): JDBC through HikariCP, and R2DBC through r2dbc-pool and Spring's [DatabaseClient].
+ * Each pool opens on first use, so a run opens only the one its variant needs. Without a [url] (every other family)
+ * nothing is created and the database endpoints answer 503.
+ */
+class DatabaseClients(
+    private val url: String?,
+    private val user: String,
+    private val password: String,
+    private val poolSize: Int,
+) : AutoCloseable {
+    enum class Query(val id: String) {
+        NEXTVAL("nextval"),
+        SELECT_BY_ID("selectById"),
+        INSERT("insert"),
+        ;
+
+        companion object {
+            val ids = entries.map { it.id }
+
+            fun of(id: String) = entries.firstOrNull { it.id == id }
+        }
+    }
+
+    val configured get() = url != null
+
+    private val hikari = lazy {
+        HikariDataSource(
+            HikariConfig().also {
+                it.jdbcUrl = url
+                it.username = user
+                it.password = password
+                it.maximumPoolSize = poolSize
+                it.minimumIdle = poolSize
+                it.poolName = "serverbench-jdbc"
+            },
+        )
+    }
+
+    private val pool = lazy {
+        val uri = URI(url!!.removePrefix("jdbc:"))
+        val factory = PostgresqlConnectionFactory(
+            PostgresqlConnectionConfiguration.builder()
+                .host(uri.host).port(if (uri.port > 0) uri.port else 5432).database(uri.path.removePrefix("/"))
+                .username(user).apply { if (password.isNotEmpty()) password(password) }
+                .build(),
+        )
+        ConnectionPool(
+            ConnectionPoolConfiguration.builder(factory).initialSize(poolSize).maxSize(poolSize)
+                .maxAcquireTime(Duration.ofSeconds(30)).build(),
+        )
+    }
+
+    private val r2dbcClient by lazy { DatabaseClient.create(TimedAcquire(pool.value)) }
+
+    /** Runs [query] over JDBC on the calling thread; returns the response body. */
+    fun jdbc(query: Query): String {
+        val sql = when (query) {
+            Query.NEXTVAL -> "select nextval('${DatabaseSchema.SEQUENCE}')"
+            Query.SELECT_BY_ID -> "select name from ${DatabaseSchema.USER_TABLE} where id = ?"
+            Query.INSERT -> "insert into ${DatabaseSchema.INSERT_TABLE} (user_id) values (?) returning id"
+        }
+        val start = System.nanoTime()
+        return hikari.value.connection.use { c ->
+            PoolWait.record(System.nanoTime() - start)
+            c.prepareStatement(sql).use { s ->
+                if (query != Query.NEXTVAL) s.setInt(1, randomUser())
+                s.executeQuery().use { r ->
+                    check(r.next()) { "$sql returned no row" }
+                    r.getString(1)
+                }
+            }
+        }
+    }
+
+    /** Runs [query] over R2DBC; the body when it completes. */
+    fun r2dbc(query: Query): Mono<String> {
+        val client = r2dbcClient
+        val spec = when (query) {
+            Query.NEXTVAL -> client.sql("select nextval('${DatabaseSchema.SEQUENCE}')")
+
+            Query.SELECT_BY_ID ->
+                client.sql("select name from ${DatabaseSchema.USER_TABLE} where id = :id").bind("id", randomUser())
+
+            Query.INSERT -> client.sql("insert into ${DatabaseSchema.INSERT_TABLE} (user_id) values (:id) returning id")
+                .bind("id", randomUser())
+        }
+        return spec.map { row: Row, _: RowMetadata -> row.get(0).toString() }.one()
+    }
+
+    private fun randomUser() = ThreadLocalRandom.current().nextInt(1, DatabaseSchema.USERS + 1)
+
+    override fun close() {
+        try {
+            if (pool.isInitialized()) pool.value.disposeLater().block(Duration.ofSeconds(10))
+        } finally {
+            if (hikari.isInitialized()) hikari.value.close()
+        }
+    }
+
+    /** r2dbc-pool's acquire, timed into [PoolWait] as HikariCP's is. */
+    private class TimedAcquire(private val pool: ConnectionFactory) : ConnectionFactory {
+        override fun create(): Publisher<out Connection> = Mono.defer {
+            val start = System.nanoTime()
+            Mono.from(pool.create()).doOnNext { PoolWait.record(System.nanoTime() - start) }
+        }
+
+        override fun getMetadata() = pool.metadata
+    }
+
+    companion object {
+        const val URL_PROPERTY = "serverbench.db.url"
+        const val USER_PROPERTY = "serverbench.db.user"
+        const val PASSWORD_PROPERTY = "serverbench.db.password"
+        const val POOL_PROPERTY = "serverbench.db.pool"
+
+        /** HikariCP's own default pool size, used for both pools. */
+        const val DEFAULT_POOL = 10
+    }
+}

@@ -1,0 +1,159 @@
+package serverbench.benchmarks
+
+import org.openjdk.jmh.annotations.Benchmark
+import org.openjdk.jmh.annotations.Param
+import org.openjdk.jmh.annotations.Scope
+import org.openjdk.jmh.annotations.State
+import serverbench.app.DatabaseClients
+import serverbench.app.DatabaseSchema
+import serverbench.app.PoolWait
+import serverbench.client.BodyCheck
+import serverbench.client.BodyShape
+import serverbench.client.LoadClient
+import serverbench.client.Request
+import serverbench.fixture.PostgresServer
+import serverbench.metrics.Figure
+import java.sql.DriverManager
+
+/**
+ * The database family: one query on a real PostgreSQL (started per trial from the bundled binaries, or the one
+ * `-Dserverbench.db.url` names), run the ways Spring Boot services run it (see [serverbench.app.DatabaseEndpoints]):
+ * JDBC on the request thread, offloaded, on virtual threads or in coroutines, or R2DBC end to end. Which stack and
+ * which driver, and when is the pool the limit? Both pools hold `dbPool` connections (minimum = maximum).
+ *
+ * `nextval` and `insert` answer a new number each time: validated as a positive integer larger than the previous
+ * answer on the same connection; `selectById` as `user-<id>` of a row that exists. `db.poolWait.*` says how long
+ * requests waited for a connection.
+ *
+ * Run: `java -jar target/benchmarks.jar DatabaseBenchmark -p query=nextval -p concurrency=50`
+ */
+@State(Scope.Benchmark)
+class DatabaseBenchmark : TunableHttpBenchmark() {
+
+    @Param("nextval", "selectById", "insert")
+    var query: String = ""
+
+    /** Connections in the variant's pool (HikariCP's default size, 10). */
+    @Param("10")
+    var dbPool: Int = 0
+
+    private var postgres: PostgresServer? = null
+    private var stopper: Thread? = null
+
+    override fun request(variant: String): Request {
+        val path = "/db/$variant?q=$query"
+        return if (query == "selectById") {
+            Request(path, "user-<id> for an id from 1 to ${DatabaseSchema.USERS}", userName)
+        } else {
+            Request(path, "a number larger than the connection's previous answer", BodyShape.increasingNumber)
+        }
+    }
+
+    override fun serverProperties(): Map<String, Any> = super.serverProperties() + buildMap<String, Any> {
+        put(DatabaseClients.POOL_PROPERTY, dbPool)
+        if (variant == "jdbcVirtual") put("spring.threads.virtual.enabled", "true")
+    }
+
+    /** Started from the benchmark's own thread: PostgreSQL is never inside the server's CPU budget. */
+    override fun startDependencies(): Map<String, Any> {
+        require(query in DatabaseClients.Query.ids) {
+            "query must be one of ${DatabaseClients.Query.ids.joinToString()}, was '$query'"
+        }
+        require(dbPool in 1..MAX_POOL) { "dbPool must be an integer from 1 to $MAX_POOL, was $dbPool" }
+        val external = System.getProperty(DatabaseClients.URL_PROPERTY)
+        val url = external ?: PostgresServer.start().also { postgres = it }.jdbcUrl
+        val user = System.getProperty(DatabaseClients.USER_PROPERTY) ?: PostgresServer.USER
+        val password = System.getProperty(DatabaseClients.PASSWORD_PROPERTY) ?: ""
+        try {
+            DriverManager.getConnection(url, user, password).use { DatabaseSchema.create(it) }
+        } catch (e: java.sql.SQLException) {
+            throw IllegalStateException("the database at $url could not be set up: ${e.message}", e)
+        }
+        val where = if (external != null) "the database at $external" else "PostgreSQL on port ${postgres!!.port}"
+        println("serverbench: $where, schema ready; pool of $dbPool connections")
+        return mapOf(
+            DatabaseClients.URL_PROPERTY to url,
+            DatabaseClients.USER_PROPERTY to user,
+            DatabaseClients.PASSWORD_PROPERTY to password,
+        )
+    }
+
+    override fun stopDependencies() {
+        stopper?.interrupt()
+        stopper = null
+        postgres?.close()
+        postgres = null
+    }
+
+    override fun iterationStarted(client: LoadClient) {
+        PoolWait.reset()
+        scheduleSelfCheckStop()
+    }
+
+    override fun iterationFigures(): List<Figure> {
+        val wait = PoolWait.snapshot()
+        return listOf(
+            Figure("db.poolWait.mean", wait.meanNanos / 1e3, "us"),
+            Figure("db.poolWait.max", wait.maxNanos / 1e6, "ms", max = true),
+        )
+    }
+
+    /**
+     * A self-check of a database that goes down under load: `-Dserverbench.db.stopAfterMs=N` stops the trial's own
+     * PostgreSQL N ms after the first iteration (or warmup window) starts; the run must fail with one line.
+     */
+    private fun scheduleSelfCheckStop() {
+        val after = System.getProperty(STOP_AFTER_PROPERTY)?.toLongOrNull() ?: return
+        val pg = postgres ?: return
+        if (stopper != null) return
+        stopper = Thread({
+            try {
+                Thread.sleep(after)
+                println("serverbench: self-check: stopping PostgreSQL (pid ${pg.pid}) under load")
+                pg.close()
+            } catch (e: InterruptedException) {
+                // the trial ended first
+            }
+        }, "serverbench-db-stop").apply {
+            isDaemon = true
+            start()
+        }
+    }
+
+    @Benchmark
+    fun jdbc() = call()
+
+    @Benchmark
+    @RequiresJdk(21, "virtual threads")
+    fun jdbcVirtual() = call()
+
+    @Benchmark
+    fun jdbcBoundedElastic() = call()
+
+    @Benchmark
+    fun jdbcCoroutines() = call()
+
+    @Benchmark
+    fun r2dbc() = call()
+
+    @Benchmark
+    fun r2dbcCoroutines() = call()
+
+    companion object {
+        const val STOP_AFTER_PROPERTY = "serverbench.db.stopAfterMs"
+
+        /** Within PostgreSQL's max_connections of the embedded server (200), with room for a session besides. */
+        const val MAX_POOL = 150
+
+        private val userName = BodyShape {
+            BodyCheck { body ->
+                val id = body.removePrefix("user-").toIntOrNull()
+                if (body.startsWith("user-") && id != null && id in 1..DatabaseSchema.USERS) {
+                    null
+                } else {
+                    "not user-<id> of an existing row"
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package serverbench.benchmarks
+
+import org.junit.jupiter.api.Test
+import tools.jackson.databind.json.JsonMapper
+import java.io.File
+import java.nio.file.Files
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertTrue
+
+/**
+ * The database family through the jar, on the PostgreSQL it starts itself: it measures, it fails with one line when
+ * the database goes down, and no PostgreSQL process or data directory outlives a completed, a failed or a killed run.
+ */
+class DatabaseIT {
+    private val tiny = arrayOf("-f", "1", "-wi", "0", "-i", "2", "-r", "1s")
+    private val tmp = File(System.getProperty("java.io.tmpdir"))
+    private val trialDir = Regex("""serverbench-pg-\d+-.+""")
+
+    /** PostgreSQL data directories of trials, and postgres processes serving one. */
+    private fun leftovers(): Set<String> {
+        val dirs = tmp.listFiles().orEmpty().filter { trialDir.matches(it.name) }.map { it.path }
+        val processes = ProcessHandle.allProcesses().toList().filter { p ->
+            p.info().commandLine().orElse("").let { it.contains("serverbench-pg-") && it.contains("/bin/postgres") }
+        }.map { "postgres ${it.pid()}" }
+        return (dirs + processes).toSet()
+    }
+
+    @Test
+    fun `both drivers measure on a real PostgreSQL, with the pool's wait, and leave nothing behind`() {
+        val before = leftovers()
+        val json = Files.createTempFile("db", ".json").toFile()
+        try {
+            val run = Jar.run(
+                "DatabaseBenchmark.(jdbc|r2dbc)$", "-p", "query=nextval", "-p", "concurrency=8", *tiny,
+                "-rf", "json", "-rff", json.path,
+            )
+            assertEquals(0, run.exitCode, run.toString())
+            val rows = JsonMapper.builder().build().readTree(json)
+            assertEquals(4, rows.size(), "jdbc and r2dbc on both stacks")
+            for (row in rows) {
+                val secondary = row["secondaryMetrics"]
+                assertTrue(row["primaryMetric"]["score"].asDouble() > 0, row.toString())
+                assertTrue(secondary.has("db.poolWait.mean"), secondary.toString())
+                assertEquals(0.0, secondary["errors"]["score"].asDouble(), row.toString())
+            }
+            assertEquals(before, leftovers(), "nothing of the trials' PostgreSQL remains")
+        } finally {
+            json.delete()
+        }
+    }
+
+    @Test
+    fun `a database that goes down mid-run fails the run with one line naming it, and nothing remains`() {
+        val before = leftovers()
+        val run = Jar.run(
+            "DatabaseBenchmark.jdbc$", "-p", "server=tomcat", "-p", "query=nextval", "-p", "concurrency=8",
+            "-f", "1", "-wi", "0", "-i", "3", "-r", "2s",
+            jvmArgs = listOf("-Dserverbench.warmup=off", "-D${DatabaseBenchmark.STOP_AFTER_PROPERTY}=1500"),
+        )
+        assertEquals(1, run.exitCode, run.toString())
+        assertTrue(run.stdout.contains("self-check: stopping PostgreSQL"), run.toString())
+        assertTrue(run.stderr.contains("database query failed"), run.toString())
+        assertEquals(before, leftovers(), "nothing of the trial's PostgreSQL remains")
+    }
+
+    @Test
+    fun `a killed launcher leaves no PostgreSQL behind`() {
+        val before = leftovers()
+        val started = Jar.start("DatabaseBenchmark.r2dbc$", "-p", "server=netty", "-p", "query=insert", *tiny)
+        val process = started.process
+        try {
+            val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
+            while (!started.out.readText().contains("schema ready")) {
+                assertTrue(process.isAlive && System.nanoTime() < deadline, started.out.readText().takeLast(4000))
+                Thread.sleep(50)
+            }
+            assertFalse(leftovers() == before, "a trial's PostgreSQL runs")
+            val family = process.descendants().toList()
+            process.destroyForcibly()
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS))
+            family.forEach { it.onExit().get(30, TimeUnit.SECONDS) }
+            // The fork stops its PostgreSQL before it halts; give the postmaster a moment to exit.
+            val end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20)
+            while (leftovers() != before && System.nanoTime() < end) Thread.sleep(100)
+            assertEquals(before, leftovers(), "nothing of the trial's PostgreSQL remains")
+        } finally {
+            process.descendants().forEach { it.destroyForcibly() }
+            process.destroyForcibly()
+        }
+    }
+}
