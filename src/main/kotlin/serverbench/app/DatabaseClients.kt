@@ -8,12 +8,14 @@ import io.r2dbc.postgresql.PostgresqlConnectionConfiguration
 import io.r2dbc.postgresql.PostgresqlConnectionFactory
 import io.r2dbc.spi.Connection
 import io.r2dbc.spi.ConnectionFactory
+import io.r2dbc.spi.R2dbcTimeoutException
 import io.r2dbc.spi.Row
 import io.r2dbc.spi.RowMetadata
 import org.reactivestreams.Publisher
 import org.springframework.r2dbc.core.DatabaseClient
 import reactor.core.publisher.Mono
 import java.net.URI
+import java.sql.SQLTransientConnectionException
 import java.time.Duration
 import java.util.concurrent.ThreadLocalRandom
 
@@ -21,13 +23,15 @@ import java.util.concurrent.ThreadLocalRandom
  * The database family's two clients, each the one users run, both sized [poolSize] (minimum = maximum, so no request
  * pays for opening a connection): JDBC through HikariCP, and R2DBC through r2dbc-pool and Spring's [DatabaseClient].
  * Each pool opens on first use, so a run opens only the one its variant needs. Without a [url] (every other family)
- * nothing is created and the database endpoints answer 503.
+ * nothing is created and the database endpoints answer 503. A request that waits [acquireTimeout] for a connection
+ * fails with [PoolExhausted].
  */
 class DatabaseClients(
     private val url: String?,
     private val user: String,
     private val password: String,
     private val poolSize: Int,
+    private val acquireTimeout: Duration = Duration.ofSeconds(30),
 ) : AutoCloseable {
     enum class Query(val id: String) {
         NEXTVAL("nextval"),
@@ -44,6 +48,9 @@ class DatabaseClients(
 
     val configured get() = url != null
 
+    /** The pools opened so far ("jdbc", "r2dbc"): none for a run that never queried. */
+    val opened get() = listOfNotNull("jdbc".takeIf { hikari.isInitialized() }, "r2dbc".takeIf { pool.isInitialized() })
+
     private val hikari = lazy {
         HikariDataSource(
             HikariConfig().also {
@@ -53,6 +60,7 @@ class DatabaseClients(
                 it.maximumPoolSize = poolSize
                 it.minimumIdle = poolSize
                 it.poolName = "serverbench-jdbc"
+                it.connectionTimeout = acquireTimeout.toMillis()
             },
         )
     }
@@ -67,11 +75,13 @@ class DatabaseClients(
         )
         ConnectionPool(
             ConnectionPoolConfiguration.builder(factory).initialSize(poolSize).maxSize(poolSize)
-                .maxAcquireTime(Duration.ofSeconds(30)).build(),
+                .maxAcquireTime(acquireTimeout)
+                // No second try after a timed-out acquire (r2dbc-pool's default is one): it waits as HikariCP does.
+                .acquireRetry(0).build(),
         )
     }
 
-    private val r2dbcClient by lazy { DatabaseClient.create(TimedAcquire(pool.value)) }
+    private val r2dbcClient by lazy { DatabaseClient.create(TimedAcquire(pool.value, ::exhausted)) }
 
     /** Runs [query] over JDBC on the calling thread; returns the response body. */
     fun jdbc(query: Query): String {
@@ -81,7 +91,14 @@ class DatabaseClients(
             Query.INSERT -> "insert into ${DatabaseSchema.INSERT_TABLE} (user_id) values (?) returning id"
         }
         val start = System.nanoTime()
-        return hikari.value.connection.use { c ->
+        val connection = try {
+            hikari.value.connection
+        } catch (e: SQLTransientConnectionException) {
+            PoolWait.record(System.nanoTime() - start)
+            // Without a cause, HikariCP timed out with every connection busy; with one, the database failed.
+            throw if (e.cause == null) exhausted() else e
+        }
+        return connection.use { c ->
             PoolWait.record(System.nanoTime() - start)
             c.prepareStatement(sql).use { s ->
                 if (query != Query.NEXTVAL) s.setInt(1, randomUser())
@@ -108,6 +125,8 @@ class DatabaseClients(
         return spec.map { row: Row, _: RowMetadata -> row.get(0).toString() }.one()
     }
 
+    private fun exhausted() = PoolExhausted(poolSize, acquireTimeout)
+
     private fun randomUser() = ThreadLocalRandom.current().nextInt(1, DatabaseSchema.USERS + 1)
 
     override fun close() {
@@ -118,21 +137,36 @@ class DatabaseClients(
         }
     }
 
-    /** r2dbc-pool's acquire, timed into [PoolWait] as HikariCP's is. */
-    private class TimedAcquire(private val pool: ConnectionFactory) : ConnectionFactory {
+    /** r2dbc-pool's acquire, timed into [PoolWait] as HikariCP's is; its acquire timeout becomes [PoolExhausted]. */
+    private class TimedAcquire(private val pool: ConnectionFactory, private val exhausted: () -> PoolExhausted) :
+        ConnectionFactory {
         override fun create(): Publisher<out Connection> = Mono.defer {
             val start = System.nanoTime()
             Mono.from(pool.create()).doOnNext { PoolWait.record(System.nanoTime() - start) }
+                .onErrorMap(R2dbcTimeoutException::class.java) {
+                    PoolWait.record(System.nanoTime() - start)
+                    exhausted()
+                }
         }
 
         override fun getMetadata() = pool.metadata
     }
+
+    /**
+     * Every connection of the pool stayed busy for as long as a request may wait for one: the pool, not the stack, is
+     * the limit. No cause, and short, so the client's one failure line (which quotes 80 bytes of a body) holds it all.
+     */
+    class PoolExhausted(poolSize: Int, waited: Duration) :
+        RuntimeException("connection pool exhausted: all $poolSize busy for ${waited.toMillis()} ms (raise -p dbPool)")
 
     companion object {
         const val URL_PROPERTY = "serverbench.db.url"
         const val USER_PROPERTY = "serverbench.db.user"
         const val PASSWORD_PROPERTY = "serverbench.db.password"
         const val POOL_PROPERTY = "serverbench.db.pool"
+
+        /** How long a request waits for a pooled connection; HikariCP's own default, 30 s, when not set. */
+        const val ACQUIRE_TIMEOUT_PROPERTY = "serverbench.db.acquireTimeoutMs"
 
         /** HikariCP's own default pool size, used for both pools. */
         const val DEFAULT_POOL = 10

@@ -59,8 +59,11 @@ class DatabaseEndpoints(private val db: DatabaseClients) {
         // Spring's own errors (a bad or missing parameter) keep their status.
         if (e is ErrorResponse) return ResponseEntity.status(e.statusCode).body(e.body.detail ?: "")
         val cause = generateSequence<Throwable>(e) { it.cause }.last()
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).contentType(MediaType.TEXT_PLAIN)
-            .body("database query failed: ${cause.message ?: cause}")
+        val body = when (cause) {
+            is DatabaseClients.PoolExhausted -> cause.message
+            else -> "database query failed: ${cause.message ?: cause}"
+        }
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).contentType(MediaType.TEXT_PLAIN).body(body)
     }
 
     private fun query(q: String): DatabaseClients.Query {

@@ -61,5 +61,8 @@ class SharedEndpoints {
         user = env.getProperty(DatabaseClients.USER_PROPERTY, "postgres"),
         password = env.getProperty(DatabaseClients.PASSWORD_PROPERTY, ""),
         poolSize = env.getProperty(DatabaseClients.POOL_PROPERTY, Int::class.java, DatabaseClients.DEFAULT_POOL),
+        acquireTimeout = java.time.Duration.ofMillis(
+            env.getProperty(DatabaseClients.ACQUIRE_TIMEOUT_PROPERTY, Long::class.java, 30_000L),
+        ),
     )
 }

@@ -14,6 +14,7 @@ import serverbench.client.Request
 import serverbench.fixture.PostgresServer
 import serverbench.metrics.Figure
 import java.sql.DriverManager
+import java.time.Duration
 
 /**
  * The database family: one query on a real PostgreSQL (started per trial from the bundled binaries, or the one
@@ -38,7 +39,7 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
     var dbPool: Int = 0
 
     private var postgres: PostgresServer? = null
-    private var stopper: Thread? = null
+    private var selfChecks: DatabaseSelfChecks? = null
 
     override fun request(variant: String): Request {
         val path = "/db/$variant?q=$query"
@@ -51,6 +52,9 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
 
     override fun serverProperties(): Map<String, Any> = super.serverProperties() + buildMap<String, Any> {
         put(DatabaseClients.POOL_PROPERTY, dbPool)
+        // The pool gives up a little before the client does, so a run the pool starves fails with the pool's own
+        // message (PoolExhausted) rather than with bare timeouts.
+        put(DatabaseClients.ACQUIRE_TIMEOUT_PROPERTY, acquireTimeout().toMillis())
         if (variant == "jdbcVirtual") put("spring.threads.virtual.enabled", "true")
     }
 
@@ -70,24 +74,34 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
             throw IllegalStateException("the database at $url could not be set up: ${e.message}", e)
         }
         val where = if (external != null) "the database at $external" else "PostgreSQL on port ${postgres!!.port}"
-        println("serverbench: $where, schema ready; pool of $dbPool connections")
-        return mapOf(
+        println(
+            "serverbench: $where, schema ready; pool of $dbPool connections, " +
+                "acquire timeout ${acquireTimeout().toMillis()} ms",
+        )
+        val database = mapOf<String, Any>(
             DatabaseClients.URL_PROPERTY to url,
             DatabaseClients.USER_PROPERTY to user,
             DatabaseClients.PASSWORD_PROPERTY to password,
         )
+        val hold = clientSettings().timeout.plusSeconds(2)
+        selfChecks = DatabaseSelfChecks(postgres, database, DatabaseClients.Query.of(query)!!, hold)
+        return database
     }
 
+    /** 90 % of the client's timeout (30 s by default, HikariCP's own default too), at least HikariCP's 250 ms. */
+    private fun acquireTimeout(): Duration = clientSettings().timeout.multipliedBy(9).dividedBy(10)
+        .coerceAtLeast(Duration.ofMillis(250))
+
     override fun stopDependencies() {
-        stopper?.interrupt()
-        stopper = null
+        selfChecks?.stop()
+        selfChecks = null
         postgres?.close()
         postgres = null
     }
 
     override fun iterationStarted(client: LoadClient) {
         PoolWait.reset()
-        scheduleSelfCheckStop()
+        selfChecks?.start()
     }
 
     override fun iterationFigures(): List<Figure> {
@@ -96,28 +110,6 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
             Figure("db.poolWait.mean", wait.meanNanos / 1e3, "us"),
             Figure("db.poolWait.max", wait.maxNanos / 1e6, "ms", max = true),
         )
-    }
-
-    /**
-     * A self-check of a database that goes down under load: `-Dserverbench.db.stopAfterMs=N` stops the trial's own
-     * PostgreSQL N ms after the first iteration (or warmup window) starts; the run must fail with one line.
-     */
-    private fun scheduleSelfCheckStop() {
-        val after = System.getProperty(STOP_AFTER_PROPERTY)?.toLongOrNull() ?: return
-        val pg = postgres ?: return
-        if (stopper != null) return
-        stopper = Thread({
-            try {
-                Thread.sleep(after)
-                println("serverbench: self-check: stopping PostgreSQL (pid ${pg.pid}) under load")
-                pg.close()
-            } catch (e: InterruptedException) {
-                // the trial ended first
-            }
-        }, "serverbench-db-stop").apply {
-            isDaemon = true
-            start()
-        }
     }
 
     @Benchmark
@@ -140,8 +132,6 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
     fun r2dbcCoroutines() = call()
 
     companion object {
-        const val STOP_AFTER_PROPERTY = "serverbench.db.stopAfterMs"
-
         /** Within PostgreSQL's max_connections of the embedded server (200), with room for a session besides. */
         const val MAX_POOL = 150
 
