@@ -35,6 +35,12 @@ object Report {
     /** Open loop only: latency from the actual send, beside the corrected figures. */
     private val UNCORRECTED_P99 = "latency.uncorrected.p99" to "uncorrected p99 ms"
 
+    /** A family's own figures, where its runs have them: the database family's pool wait. */
+    private val FAMILY_FIGURES = listOf(
+        "db.poolWait.mean" to "pool wait mean µs",
+        "db.poolWait.max" to "pool wait max ms",
+    )
+
     /** Whole numbers: a peak of 19 threads is not "19.00". */
     private val COUNTS = setOf("errors", "threads.peak", "fds.open")
 
@@ -139,7 +145,8 @@ object Report {
         out.append("\n")
         val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS }
         val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList()) +
-            (if (runs.any { it.metric("server.throttled") != null }) BUDGET else emptyList())
+            (if (runs.any { it.metric("server.throttled") != null }) BUDGET else emptyList()) +
+            FAMILY_FIGURES.filter { (metric, _) -> runs.any { it.metric(metric) != null } }
         val warned = runs.any { it.warnings.isNotEmpty() }
         // Once per row: a differential flamegraph is made by the call.
         val graphs = runs.associateWith { flamegraphs(it) }

@@ -67,6 +67,28 @@ class ReportTest {
     }
 
     @Test
+    fun `the database family's rows show how long requests waited for a pooled connection, other families do not`() {
+        val db = Run(
+            "serverbench.benchmarks.DatabaseBenchmark.jdbc",
+            mapOf("server" to "tomcat"),
+            Metric(100.0, 1.0, "ops/s"),
+            mapOf("db.poolWait.mean" to Metric(1500.0, 10.0, "us"), "db.poolWait.max" to Metric(42.0, 0.0, "ms")),
+        )
+        val noop = Run(
+            "serverbench.benchmarks.NoopBenchmark.hello",
+            mapOf("server" to "netty"),
+            Metric(1.0, 1.0, "ops/s"),
+            emptyMap(),
+        )
+        val md = Report.markdown(listOf(db, noop), "x.json", null, null).lines()
+        val headers = md.filter { it.startsWith("| variant") }
+        assertEquals(2, headers.size, md.joinToString("\n"))
+        assertTrue(headers[0].endsWith("| pool wait mean µs | pool wait max ms |"), headers[0])
+        assertFalse(headers[1].contains("pool wait"), headers[1])
+        assertTrue(md.first { it.startsWith("| jdbc") }.endsWith("| 1,500 | 42.00 |"), md.joinToString("\n"))
+    }
+
+    @Test
     fun `budgeted and unbudgeted servers get tables of their own, the budgeted one with its throttling`() {
         fun run(cpus: String, limit: String) = Run(
             "serverbench.benchmarks.CpuBenchmark.direct",
