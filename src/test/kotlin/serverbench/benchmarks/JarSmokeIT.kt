@@ -483,10 +483,12 @@ class JarSmokeIT {
             // Warmup 1 s, then 3 measurement iterations of 4 s; the endpoint fails 7 s after the setup's probe, in
             // the second one as long as the setup's own work after the probe takes under 2 s (1 s iterations left
             // 0.5 s, which a slow, busy machine overran). The steady warmup is off: it would meet the failure first.
+            // The failure is a 500, so the self-checks' 2 s timeout is not needed: a cold server on a slow machine
+            // once left a request 2 s unanswered in the first iteration, which failed it there instead.
             val run = Jar.run(
                 "SelfCheckBenchmark.failAfter", "-p", "server=netty", "-p", "failAfterMs=7000",
                 "-f", "1", "-wi", "1", "-w", "1s", "-i", "3", "-r", "4s", "-rf", "json", "-rff", json.path,
-                jvmArgs = listOf("-Dserverbench.warmup=off"),
+                jvmArgs = listOf("-Dserverbench.warmup=off", "-Dserverbench.timeoutMs=30000"),
             )
             assertEquals(1, run.exitCode, run.toString())
             assertTrue(run.stdout.contains("Iteration   1: "), run.stdout)
