@@ -31,7 +31,7 @@ class DatabaseClients(
     private val user: String,
     private val password: String,
     private val poolSize: Int,
-    private val acquireTimeout: Duration = Duration.ofSeconds(30),
+    private val acquireTimeout: Duration = DEFAULT_ACQUIRE_TIMEOUT,
 ) : AutoCloseable {
     enum class Query(val id: String) {
         NEXTVAL("nextval"),
@@ -167,6 +167,9 @@ class DatabaseClients(
 
         /** How long a request waits for a pooled connection; HikariCP's own default, 30 s, when not set. */
         const val ACQUIRE_TIMEOUT_PROPERTY = "serverbench.db.acquireTimeoutMs"
+
+        /** HikariCP's own default connection timeout. */
+        val DEFAULT_ACQUIRE_TIMEOUT: Duration = Duration.ofSeconds(30)
 
         /** HikariCP's own default pool size, used for both pools. */
         const val DEFAULT_POOL = 10

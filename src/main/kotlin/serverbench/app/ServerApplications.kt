@@ -62,7 +62,11 @@ class SharedEndpoints {
         password = env.getProperty(DatabaseClients.PASSWORD_PROPERTY, ""),
         poolSize = env.getProperty(DatabaseClients.POOL_PROPERTY, Int::class.java, DatabaseClients.DEFAULT_POOL),
         acquireTimeout = java.time.Duration.ofMillis(
-            env.getProperty(DatabaseClients.ACQUIRE_TIMEOUT_PROPERTY, Long::class.java, 30_000L),
+            env.getProperty(
+                DatabaseClients.ACQUIRE_TIMEOUT_PROPERTY,
+                Long::class.java,
+                DatabaseClients.DEFAULT_ACQUIRE_TIMEOUT.toMillis(),
+            ),
         ),
     )
 }
