@@ -14,6 +14,7 @@ import io.r2dbc.spi.RowMetadata
 import org.reactivestreams.Publisher
 import org.springframework.r2dbc.core.DatabaseClient
 import reactor.core.publisher.Mono
+import reactor.pool.PoolMetricsRecorder
 import java.net.URI
 import java.sql.SQLTransientConnectionException
 import java.time.Duration
@@ -75,7 +76,7 @@ class DatabaseClients(
         )
         ConnectionPool(
             ConnectionPoolConfiguration.builder(factory).initialSize(poolSize).maxSize(poolSize)
-                .maxAcquireTime(acquireTimeout)
+                .maxAcquireTime(acquireTimeout).metricsRecorder(QueueWaits)
                 // No second try after a timed-out acquire (r2dbc-pool's default is one): it waits as HikariCP does.
                 .acquireRetry(0).build(),
         )
@@ -137,12 +138,15 @@ class DatabaseClients(
         }
     }
 
-    /** r2dbc-pool's acquire, timed into [PoolWait] as HikariCP's is; its acquire timeout becomes [PoolExhausted]. */
+    /**
+     * r2dbc-pool's whole acquire, from asking to holding the connection on its event loop, timed into [PoolWait]
+     * (which takes the queue's share from [QueueWaits]); its acquire timeout becomes [PoolExhausted].
+     */
     private class TimedAcquire(private val pool: ConnectionFactory, private val exhausted: () -> PoolExhausted) :
         ConnectionFactory {
         override fun create(): Publisher<out Connection> = Mono.defer {
             val start = System.nanoTime()
-            Mono.from(pool.create()).doOnNext { PoolWait.record(System.nanoTime() - start) }
+            Mono.from(pool.create()).doOnNext { PoolWait.handedOver(System.nanoTime() - start) }
                 .onErrorMap(R2dbcTimeoutException::class.java) {
                     PoolWait.record(System.nanoTime() - start)
                     exhausted()
@@ -150,6 +154,29 @@ class DatabaseClients(
         }
 
         override fun getMetadata() = pool.metadata
+    }
+
+    /** reactor-pool's time in its queue of pending acquires: the R2DBC share of [PoolWait] that is a wait. */
+    private object QueueWaits : PoolMetricsRecorder {
+        override fun recordPendingSuccessAndLatency(latencyMs: Long) = PoolWait.queued(latencyMs * 1_000_000)
+
+        override fun recordAllocationSuccessAndLatency(latencyMs: Long) = Unit
+
+        override fun recordAllocationFailureAndLatency(latencyMs: Long) = Unit
+
+        override fun recordResetLatency(latencyMs: Long) = Unit
+
+        override fun recordDestroyLatency(latencyMs: Long) = Unit
+
+        override fun recordRecycled() = Unit
+
+        override fun recordLifetimeDuration(millisecondsSinceAllocation: Long) = Unit
+
+        override fun recordIdleTime(millisecondsIdle: Long) = Unit
+
+        override fun recordSlowPath() = Unit
+
+        override fun recordFastPath() = Unit
     }
 
     /**

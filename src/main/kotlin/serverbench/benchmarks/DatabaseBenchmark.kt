@@ -24,7 +24,7 @@ import java.time.Duration
  *
  * `nextval` and `insert` answer a new number each time: validated as a positive integer larger than the previous
  * answer on the same connection; `selectById` as `user-<id>` of a row that exists. `db.poolWait.*` says how long
- * requests waited for a connection.
+ * requests waited for a free connection; `db.handover.mean` (R2DBC) how long a free one took to reach the request.
  *
  * Run: `java -jar target/benchmarks.jar DatabaseBenchmark -p query=nextval -p concurrency=50`
  */
@@ -106,9 +106,10 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
 
     override fun iterationFigures(): List<Figure> {
         val wait = PoolWait.snapshot()
-        return listOf(
+        return listOfNotNull(
             Figure("db.poolWait.mean", wait.meanNanos / 1e3, "us"),
             Figure("db.poolWait.max", wait.maxNanos / 1e6, "ms", max = true),
+            wait.handoverMeanNanos?.let { Figure("db.handover.mean", it / 1e3, "us") },
         )
     }
 

@@ -35,10 +35,11 @@ object Report {
     /** Open loop only: latency from the actual send, beside the corrected figures. */
     private val UNCORRECTED_P99 = "latency.uncorrected.p99" to "uncorrected p99 ms"
 
-    /** A family's own figures, where its runs have them: the database family's pool wait. */
+    /** A family's own figures, where its runs have them: the database family's pool wait and R2DBC's hand-over. */
     private val FAMILY_FIGURES = listOf(
         "db.poolWait.mean" to "pool wait mean µs",
         "db.poolWait.max" to "pool wait max ms",
+        "db.handover.mean" to "hand-over mean µs",
     )
 
     /** Whole numbers: a peak of 19 threads is not "19.00". */
