@@ -55,13 +55,8 @@ object PoolWait {
     fun snapshot(): Snapshot {
         val n = acquires.sum()
         val h = handed.sum()
-        val handover = if (h ==
-            0L
-        ) {
-            null
-        } else {
-            ((handedNanos.sum() - queuedNanos.sum()).toDouble() / h).coerceAtLeast(0.0)
-        }
+        val handedOverNanos = handedNanos.sum() - queuedNanos.sum()
+        val handover = if (h == 0L) null else (handedOverNanos.toDouble() / h).coerceAtLeast(0.0)
         return Snapshot(n, if (n == 0L) 0.0 else nanos.sum().toDouble() / n, max.get(), handover)
     }
 
