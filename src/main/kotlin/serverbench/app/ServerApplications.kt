@@ -6,6 +6,7 @@ import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.context.annotation.Import
 import org.springframework.core.env.Environment
+import java.time.Duration
 
 /*
  * One application class per stack, and no component scanning: each imports exactly the controllers it serves. With
@@ -61,12 +62,7 @@ class SharedEndpoints {
         user = env.getProperty(DatabaseClients.USER_PROPERTY, "postgres"),
         password = env.getProperty(DatabaseClients.PASSWORD_PROPERTY, ""),
         poolSize = env.getProperty(DatabaseClients.POOL_PROPERTY, Int::class.java, DatabaseClients.DEFAULT_POOL),
-        acquireTimeout = java.time.Duration.ofMillis(
-            env.getProperty(
-                DatabaseClients.ACQUIRE_TIMEOUT_PROPERTY,
-                Long::class.java,
-                DatabaseClients.DEFAULT_ACQUIRE_TIMEOUT.toMillis(),
-            ),
-        ),
+        acquireTimeout = env.getProperty(DatabaseClients.ACQUIRE_TIMEOUT_PROPERTY, Long::class.java)
+            ?.let { Duration.ofMillis(it) } ?: DatabaseClients.DEFAULT_ACQUIRE_TIMEOUT,
     )
 }

@@ -2,6 +2,7 @@ package serverbench.benchmarks
 
 import serverbench.app.DatabaseClients
 import serverbench.app.DatabaseSchema
+import serverbench.client.Properties
 import serverbench.fixture.PostgresServer
 import java.sql.DriverManager
 import java.time.Duration
@@ -24,8 +25,8 @@ internal class DatabaseSelfChecks(
     private var started = false
 
     // Read when the trial starts, so a bad value fails it before any load.
-    private val stopAfter = millis(STOP_AFTER_PROPERTY)
-    private val lockAfter = millis(LOCK_AFTER_PROPERTY)
+    private val stopAfter = Properties.long(STOP_AFTER_PROPERTY, min = 0, unit = "ms")
+    private val lockAfter = Properties.long(LOCK_AFTER_PROPERTY, min = 0, unit = "ms")
 
     fun start() {
         if (started) return
@@ -69,13 +70,6 @@ internal class DatabaseSelfChecks(
                 c.rollback()
             }
         }
-    }
-
-    private fun millis(name: String): Long? {
-        val raw = System.getProperty(name) ?: return null
-        val value = raw.trim().toLongOrNull()
-        require(value != null && value >= 0) { "-D$name must be a number of milliseconds >= 0, was '$raw'" }
-        return value
     }
 
     private fun after(what: String, millis: Long, action: () -> Unit) {

@@ -2,6 +2,7 @@ package serverbench.benchmarks
 
 import serverbench.client.ClientReport
 import serverbench.client.LoadClient
+import serverbench.client.Properties
 import serverbench.metrics.Steadiness
 import java.time.Duration
 import java.util.concurrent.TimeUnit
@@ -114,10 +115,7 @@ class SteadyWarmup(private val maxSeconds: Long) {
         fun maxSeconds(benchmarkClass: String?): Long {
             val own = benchmarkClass?.let { "$MAX_PROPERTY.${it.substringAfterLast('.')}" }
             val name = own?.takeIf { System.getProperty(it) != null } ?: MAX_PROPERTY
-            val raw = System.getProperty(name) ?: return DEFAULT_MAX_SECONDS
-            val max = raw.trim().toLongOrNull()
-            require(max != null && max >= 1) { "-D$name must be an integer >= 1 (seconds), was '$raw'" }
-            return max
+            return Properties.long(name, min = 1, unit = "seconds") ?: DEFAULT_MAX_SECONDS
         }
     }
 }

@@ -24,15 +24,8 @@ data class ClientSettings(
         const val MAX_ERRORS_PROPERTY = "serverbench.maxErrors"
 
         fun fromSystemProperties(): ClientSettings = ClientSettings(
-            timeout = Duration.ofMillis(positiveLong(TIMEOUT_PROPERTY, 30_000, min = 1)),
-            maxErrors = positiveLong(MAX_ERRORS_PROPERTY, 0, min = 0),
+            timeout = Duration.ofMillis(Properties.long(TIMEOUT_PROPERTY, min = 1) ?: 30_000),
+            maxErrors = Properties.long(MAX_ERRORS_PROPERTY, min = 0) ?: 0,
         )
-
-        private fun positiveLong(name: String, default: Long, min: Long): Long {
-            val raw = System.getProperty(name) ?: return default
-            val value = raw.trim().toLongOrNull()
-            require(value != null && value >= min) { "-D$name must be an integer >= $min, was '$raw'" }
-            return value
-        }
     }
 }
