@@ -36,9 +36,11 @@ class DatabaseClientsTest {
         clients(pool = 3).use { db ->
             db.r2dbcAtOnce(Query.NEXTVAL, 3).get(30, TimeUnit.SECONDS)
             PoolWait.reset()
-            repeat(20) { db.r2dbcAtOnce(Query.NEXTVAL, 2).get(30, TimeUnit.SECONDS) }
+            // One at a time: a connection may still be on its way back to the pool when the next request asks (a
+            // real, short wait the figure counts), but two of three are always free.
+            repeat(20) { db.r2dbc(Query.NEXTVAL).block(Duration.ofSeconds(30)) }
             val wait = PoolWait.snapshot()
-            assertEquals(40, wait.acquires)
+            assertEquals(20, wait.acquires)
             assertEquals(0, wait.maxNanos, "no acquire queued with a connection to spare")
             assertTrue(wait.handoverMeanNanos!! > 0, "the hand-over onto the connection's event loop takes some time")
         }
