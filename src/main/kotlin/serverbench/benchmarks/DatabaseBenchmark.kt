@@ -9,7 +9,7 @@ import serverbench.app.DatabaseSchema
 import serverbench.app.PoolWait
 import serverbench.client.BodyCheck
 import serverbench.client.BodyShape
-import serverbench.client.LoadClient
+import serverbench.client.LoadGroup
 import serverbench.client.Request
 import serverbench.fixture.PostgresServer
 import serverbench.metrics.Figure
@@ -99,7 +99,7 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
         postgres = null
     }
 
-    override fun iterationStarted(client: LoadClient) {
+    override fun iterationStarted(client: LoadGroup) {
         PoolWait.reset()
         selfChecks?.start()
     }

@@ -18,7 +18,8 @@ import org.openjdk.jmh.infra.IterationParams
 import serverbench.app.ServerProbe
 import serverbench.client.ClientSettings
 import serverbench.client.FileDescriptors
-import serverbench.client.LoadClient
+import serverbench.client.LoadGroup
+import serverbench.client.LoadSplit
 import serverbench.client.Request
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
@@ -51,7 +52,8 @@ import java.util.concurrent.TimeUnit
  *   warmup iterations after it; `-Dserverbench.warmup=off` leaves warming up to them alone.
  * - 5 × 5 s measurement, 1 fork (each costs a server start and its warmup); comparisons: `scripts/compare`.
  * - Fixed 2 GB heap and G1, so heap sizing never differs between runs; override with `-jvmArgs`.
- * - `@Threads(1)`: the client is one event loop on the benchmark thread; load is set by `-p concurrency`.
+ * - `@Threads(1)`: JMH's thread drives the load; `-p clientThreads` (default `auto`: 1 below 8 processors) spreads
+ *   it over more client threads, each its own event loop ([LoadGroup]); load is set by `-p concurrency`.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -92,13 +94,20 @@ abstract class HttpBenchmark {
     @Param(CpuPlacement.NONE)
     var cpuset: String = CpuPlacement.NONE
 
+    /**
+     * Threads of the load client, each its own event loop with its share of the connections (and of the rate):
+     * `auto` (one per 4 processors the server may use, at least 1; README, "Client threads") or a count.
+     */
+    @Param(LoadSplit.AUTO)
+    var clientThreads: String = LoadSplit.AUTO
+
     /** The benchmark method being run (set when the trial starts). */
     protected var variant: String = ""
 
     private var fixture: ServerFixture? = null
     private var budget: CpuBudget? = null
     private var throttlingStart: CpuBudget.Throttling? = null
-    private var client: LoadClient? = null
+    private var client: LoadGroup? = null
     private val resources = ResourceMeter(object : InFlightGauge {
         override fun resetMax() = ServerProbe.resetMax()
 
@@ -134,9 +143,9 @@ abstract class HttpBenchmark {
     protected open fun stopDependencies() {}
 
     /** Called after the client's iteration starts and before it ends; a failed check throws [LoadFailure]. */
-    protected open fun iterationStarted(client: LoadClient) {}
+    protected open fun iterationStarted(client: LoadGroup) {}
 
-    protected open fun iterationEnded(client: LoadClient, lastMeasurement: Boolean) {}
+    protected open fun iterationEnded(client: LoadGroup, lastMeasurement: Boolean) {}
 
     /** A family's own figures for the iteration that just ended, published with the client's. */
     protected open fun iterationFigures(): List<Figure> = emptyList()
@@ -149,6 +158,7 @@ abstract class HttpBenchmark {
             require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
             require(rate >= 0) { "rate must be >= 0 requests/s (0 = closed loop), was $rate" }
             FileDescriptors.require(concurrency, descriptorsPerConnection)
+            val threads = LoadSplit.threads(clientThreads)
             variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
             val settings = clientSettings()
@@ -169,29 +179,19 @@ abstract class HttpBenchmark {
             fixture.verify(request, settings)
             budget?.let { b ->
                 b.sweep()
-                println(
-                    "serverbench: CPU budget ${b.placement}: ${b.serverThreads()} threads of this JVM in the " +
-                        "server's group (${b.describe()}), the load client's thread outside it; " +
-                        "availableProcessors() = " +
-                        Runtime.getRuntime().availableProcessors(),
-                )
+                println(TrialLines.budget(b))
             }
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
-            val client = LoadClient(fixture.address, concurrency, request, settings, rate.toDouble())
+            val client = LoadGroup(fixture.address, concurrency, request, settings, rate.toDouble(), threads)
             this.client = client
             client.start()
             measured.clear()
             runName = RunName.of(params)
-            val load = if (rate == 0) {
-                "closed loop, $concurrency connections (latency from each actual send)"
-            } else {
-                "open loop, $rate req/s on up to $concurrency connections (latency.* from each scheduled send, " +
-                    "corrected for coordinated omission; latency.uncorrected.* from the actual send)"
-            }
             println(
                 "\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, " +
-                    "first validated response at $ready ms; $load (${client.transport.name}) -> $request",
+                    "first validated response at $ready ms; ${TrialLines.load(client, clientThreads)} -> $request",
             )
+            client.split.reduction?.let { println("serverbench: $it") }
             warmupSeconds = -1.0
             warmup?.let { w ->
                 val outcome = w.run(client, { iterationStarted(client) }, { iterationEnded(client, false) })

@@ -16,16 +16,22 @@ internal class MeasuredIterations {
     private val warnings = LinkedHashMap<String, Pair<Int, String>>()
     private val rates = ArrayList<Double>()
 
+    /** Each client thread's own successes, summed over the measured iterations. */
+    private var threadSuccesses = LongArray(0)
+
     fun clear() {
         count = 0
         warnings.clear()
         rates.clear()
+        threadSuccesses = LongArray(0)
     }
 
     /** Counts [iteration] if measured, and says whether it was the fork's last measured one. */
     fun ended(iteration: IterationParams, report: ClientReport): Boolean {
         if (iteration.type != IterationType.MEASUREMENT) return false
         if (report.wallNanos > 0) rates += report.successes / (report.wallNanos / 1e9)
+        if (threadSuccesses.size != report.threads.size) threadSuccesses = LongArray(report.threads.size)
+        report.threads.forEachIndexed { i, t -> threadSuccesses[i] += t.successes }
         return ++count == iteration.count
     }
 
@@ -41,8 +47,21 @@ internal class MeasuredIterations {
         report.notSteady?.let { warnings[Guards.NOT_STEADY] = 0 to it }
     }
 
+    /**
+     * With more than one client thread: how the measured successes split between them, so a user sees that every
+     * thread carried load (`client.threadSpread` in the results is the same per iteration).
+     */
+    fun threadLine(): String? {
+        if (threadSuccesses.size < 2) return null
+        val counts = threadSuccesses.toList()
+        val spread = 100.0 * (counts.max() - counts.min()) / counts.average().coerceAtLeast(1.0)
+        return "client threads' own successes in the measured iterations: " +
+            counts.joinToString(" / ") { "%,d".format(it) } + " (spread %.1f %% of their mean)".format(spread)
+    }
+
     /** One line per guard that fired; a run-level guard (count 0) judges the measured iterations together. */
     fun printWarnings(runName: String) {
+        threadLine()?.let { println("\nserverbench: $it") }
         for ((guard, fired) in warnings) {
             val where = if (fired.first == 0) "" else ", in ${fired.first} of $count measured iterations"
             println("\nserverbench: WARNING ($guard$where) $runName: ${fired.second}")

@@ -1,6 +1,7 @@
 package serverbench.benchmarks
 
 import serverbench.app.DatabaseClients
+import serverbench.client.LoadSplit
 import serverbench.fixture.CpuPlacement
 import serverbench.fixture.ServerKind
 
@@ -45,6 +46,10 @@ object ParamRules {
         Knobs.TOMCAT_MAX_THREADS to countOrDefault(100_000),
         Knobs.NETTY_IO_WORKERS to countOrDefault(1_024),
         Knobs.VIRTUAL_THREADS to Rule("true or false") { it == "true" || it == "false" || it == Knobs.NOT_APPLICABLE },
+        CpuPlacement.CLIENT_THREADS to
+            Rule("'${LoadSplit.AUTO}' or an integer from 1 to ${LoadSplit.MAX_THREADS}") { v ->
+                runCatching { LoadSplit.threads(v) }.isSuccess
+            },
         CpuPlacement.CPUS to
             Rule(CpuPlacement.cpusAllowed(CORES)) { runCatching { CpuPlacement.parseCpus(it, CORES) }.isSuccess },
         CpuPlacement.CPUSET to

@@ -5,8 +5,8 @@ import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.Downstream
-import serverbench.client.LoadClient
 import serverbench.client.LoadFailure
+import serverbench.client.LoadGroup
 import serverbench.client.Request
 import serverbench.fixture.DownstreamStub
 
@@ -48,12 +48,12 @@ class ProxyBenchmark : TunableHttpBenchmark() {
         stub = null
     }
 
-    override fun iterationStarted(client: LoadClient) {
+    override fun iterationStarted(client: LoadGroup) {
         hitsAtStart = stub!!.hitCount
         responsesAtStart = client.responses
     }
 
-    override fun iterationEnded(client: LoadClient, lastMeasurement: Boolean) {
+    override fun iterationEnded(client: LoadGroup, lastMeasurement: Boolean) {
         val stub = stub!!
         val hits = stub.hitCount - hitsAtStart
         val responses = client.responses - responsesAtStart

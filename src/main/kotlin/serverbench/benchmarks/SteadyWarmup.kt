@@ -1,7 +1,7 @@
 package serverbench.benchmarks
 
 import serverbench.client.ClientReport
-import serverbench.client.LoadClient
+import serverbench.client.LoadGroup
 import serverbench.client.Properties
 import serverbench.metrics.Steadiness
 import java.time.Duration
@@ -48,7 +48,7 @@ class SteadyWarmup(private val maxSeconds: Long) {
      * Runs windows of load on [client]; [started] and [ended] run at each window's start and end, as the benchmark's
      * own per-iteration checks run around a measurement iteration.
      */
-    fun run(client: LoadClient, started: () -> Unit, ended: () -> Unit): Outcome {
+    fun run(client: LoadGroup, started: () -> Unit, ended: () -> Unit): Outcome {
         val begun = System.nanoTime()
         val limit = TimeUnit.SECONDS.toNanos(maxSeconds)
         val figures = ArrayList<Double>()
@@ -76,7 +76,7 @@ class SteadyWarmup(private val maxSeconds: Long) {
         }
     }
 
-    private fun loadWindow(client: LoadClient, length: Duration, started: () -> Unit, ended: () -> Unit): ClientReport {
+    private fun loadWindow(client: LoadGroup, length: Duration, started: () -> Unit, ended: () -> Unit): ClientReport {
         client.beginIteration(length)
         started()
         val start = System.nanoTime()

@@ -38,6 +38,50 @@ class ClientReport(
      */
     val unanswered: Int = 0,
     val oldestUnansweredNanos: Long = 0,
+    /** Each client thread's own figures, the benchmark thread's first ([LoadGroup]); one entry with one thread. */
+    threads: List<ThreadShare>? = null,
 ) {
     val openLoop: Boolean get() = rate > 0
+
+    val threads: List<ThreadShare> = threads ?: listOf(ThreadShare(successes, clientCpuNanos, wallNanos, connections))
+
+    /** One client thread's part of an iteration: what it completed, the CPU it used, over what wall time. */
+    class ThreadShare(val successes: Long, val cpuNanos: Long, val wallNanos: Long, val connections: Int) {
+        val cores: Double get() = if (wallNanos > 0) cpuNanos.toDouble() / wallNanos else 0.0
+    }
+
+    companion object {
+        /**
+         * The benchmark thread's report [own] (whose [successes] already count every thread's, as JMH did) and the
+         * other threads' [others], as one: histograms merged, counts summed, the worst of each guard's input.
+         */
+        fun merge(own: ClientReport, others: List<ClientReport>): ClientReport {
+            val all = listOf(own) + others
+            val latency = own.latencyMicros.copy().also { h -> others.forEach { h.add(it.latencyMicros) } }
+            val uncorrected = own.uncorrectedLatencyMicros?.copy()?.also { h ->
+                others.forEach { o -> o.uncorrectedLatencyMicros?.let { h.add(it) } }
+            }
+            val failures = own.failures.copy().also { f -> others.forEach { f.addAll(it.failures) } }
+            return ClientReport(
+                latencyMicros = latency,
+                successes = own.successes,
+                failures = failures,
+                reconnects = all.sumOf { it.reconnects },
+                clientCpuNanos = all.sumOf { it.clientCpuNanos },
+                wallNanos = own.wallNanos,
+                discardedAtStart = all.sumOf { it.discardedAtStart },
+                uncorrectedLatencyMicros = uncorrected,
+                rate = all.sumOf { it.rate },
+                connections = all.sumOf { it.connections },
+                maxConnections = all.sumOf { it.maxConnections },
+                late = all.sumOf { it.late },
+                dropped = all.sumOf { it.dropped },
+                scheduled = all.sumOf { it.scheduled },
+                capReached = all.any { it.capReached },
+                unanswered = all.sumOf { it.unanswered },
+                oldestUnansweredNanos = all.maxOf { it.oldestUnansweredNanos },
+                threads = all.flatMap { it.threads },
+            )
+        }
+    }
 }

@@ -4,7 +4,7 @@ import io.netty.bootstrap.Bootstrap
 import io.netty.channel.Channel
 import io.netty.channel.ChannelInitializer
 import io.netty.channel.ChannelOption
-import io.netty.channel.EventLoop
+import io.netty.channel.ManualIoEventLoop
 import java.net.InetSocketAddress
 import java.util.concurrent.TimeUnit
 
@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit
 internal class ConnectionSlots(
     private val client: LoadClient,
     size: Int,
-    private val loop: EventLoop,
+    private val loop: ManualIoEventLoop,
     transport: Transport,
     private val address: InetSocketAddress,
     connectTimeoutMillis: Int,
@@ -31,6 +31,37 @@ internal class ConnectionSlots(
         .channel(transport.channelClass)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+
+    /**
+     * Opens what the loop model opens first ([Pacing.openInitial]; closed loop: every connection, each sending its
+     * first request) and runs [loop] until all are connected; throws [LoadFailure] if they are not within the connect
+     * timeout (+ 1 s), or when failures exceed the tolerance.
+     */
+    fun openInitial(scanIntervalNanos: Long) {
+        val initial = client.pacing.openInitial()
+        val connectTimeout = client.settings.connectTimeout
+        val deadline = System.nanoTime() + connectTimeout.toNanos() + TimeUnit.SECONDS.toNanos(1)
+        while (active < initial) {
+            client.failures.failIfOverLimit()
+            if (System.nanoTime() - deadline > 0) {
+                throw LoadFailure(
+                    "only $active of ${all.size} connections to $address opened within ${connectTimeout.seconds} s",
+                )
+            }
+            client.pacing.sendReady()
+            loop.run(scanIntervalNanos)
+        }
+    }
+
+    /** Runs [loop] until nothing is in flight or [deadline]; returns the requests still in flight (see drain). */
+    fun drain(deadline: Long, scanIntervalNanos: Long): Int {
+        while (inFlight() > 0 && System.nanoTime() - deadline < 0) {
+            client.failures.failIfOverLimit()
+            loop.run(scanIntervalNanos)
+        }
+        client.failures.failIfOverLimit()
+        return inFlight()
+    }
 
     fun connect(slot: Int) {
         val connection = Connection(client, this, slot)

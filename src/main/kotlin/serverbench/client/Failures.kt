@@ -40,6 +40,13 @@ class FailureCounts {
         if (first == null) first = detail
     }
 
+    /** Adds [other]'s counts (another client thread's); the first failure stays the earliest added. */
+    fun addAll(other: FailureCounts) {
+        for (i in counts.indices) counts[i] += other.counts[i]
+        total += other.total
+        if (first == null) first = other.first
+    }
+
     fun reset() {
         counts.fill(0)
         total = 0
@@ -65,6 +72,8 @@ internal class Failures(
     private val what: String,
     private val settings: ClientSettings,
     private val iteration: FailureCounts,
+    /** Failed requests of every client thread of the trial: the tolerance applies to their sum. */
+    private val trialTotal: java.util.concurrent.atomic.AtomicLong = java.util.concurrent.atomic.AtomicLong(),
 ) {
     val trial = FailureCounts()
 
@@ -73,23 +82,29 @@ internal class Failures(
         val text = "$what: $detail"
         trial.add(kind, text)
         iteration.add(kind, text)
+        trialTotal.incrementAndGet()
     }
 
+    /** Throws when the failures of all threads exceed the tolerance, from a thread that has some of its own to name. */
     fun failIfOverLimit() {
-        if (trial.total > settings.maxErrors) throw LoadFailure(overLimitMessage())
+        if (trial.total > settings.maxErrors || (trial.total > 0 && trialTotal.get() > settings.maxErrors)) {
+            throw LoadFailure(overLimitMessage())
+        }
     }
 
     /** How many failed, by kind, the first failure, and which setting would let the benchmark through. */
     private fun overLimitMessage(): String {
         val tolerance = if (settings.maxErrors == 0L) "" else " (tolerated: ${settings.maxErrors})"
-        val n = trial.total
+        val n = trialTotal.get()
         val hints = listOfNotNull(
             // A server that answers, only slower than the timeout (e.g. a Netty event loop blocked by each request).
             "if the server is just slow: -D${ClientSettings.TIMEOUT_PROPERTY}=N (now ${settings.timeout.toMillis()})"
                 .takeIf { trial[FailureKind.TIMEOUT] > 0 },
             "to tolerate failures: -D${ClientSettings.MAX_ERRORS_PROPERTY}=N".takeIf { settings.maxErrors == 0L },
         )
-        return "$n failed request${if (n == 1L) "" else "s"}$tolerance: ${trial.summary()}; first: ${trial.first}" +
+        val others = if (n > trial.total) " on this client thread, ${n - trial.total} on the others" else ""
+        val counted = "$n failed request${if (n == 1L) "" else "s"}$tolerance: ${trial.summary()}$others"
+        return "$counted; first: ${trial.first}" +
             if (hints.isEmpty()) "" else " [${hints.joinToString("; ")}]"
     }
 }

@@ -108,6 +108,8 @@ internal class IterationStats(private val rate: Double, private val connections:
                 oldest = maxOf(oldest, age)
             }
         }
+        val cpu = threadMx.currentThreadCpuTime - cpuStart
+        val wall = System.nanoTime() - wallStart
         return ClientReport(
             latencyMicros = latencyMicros.copy(),
             unanswered = unanswered,
@@ -123,9 +125,11 @@ internal class IterationStats(private val rate: Double, private val connections:
             successes = successes,
             failures = failures.copy(),
             reconnects = reconnects,
-            clientCpuNanos = threadMx.currentThreadCpuTime - cpuStart,
-            wallNanos = System.nanoTime() - wallStart,
+            clientCpuNanos = cpu,
+            wallNanos = wall,
             discardedAtStart = discardedAtStart,
+            // This thread's own completions: [successes] may be JMH's count of every thread's.
+            threads = listOf(ClientReport.ThreadShare(this.successes, cpu, wall, connections)),
         )
     }
 

@@ -13,20 +13,14 @@ import java.util.concurrent.TimeUnit
  * connections; see [OpenLoop]).
  *
  * Why it is built this way:
- * - **Driven by the caller's thread.** The Netty event loop is a [ManualIoEventLoop] owned by the thread that
- *   creates the client (the JMH benchmark thread) and runs only inside [next]. One [next] returns exactly one
- *   successful, validated response, so JMH's own operation count *is* the count of successful requests, and there is
- *   no hand-off between an I/O thread and the benchmark thread (a park/unpark per request would cost more CPU than
- *   the request itself). The client never runs on the server's threads.
- * - **Cheap per request.** Requests are encoded once; the hot path writes a view of the same bytes, parses the
- *   response with [ResponseParser] (no objects per response), compares the body bytes, and records its latency.
- * - **Every request is measured**, into HdrHistograms, none sampled ([IterationStats]). Latency ends at the last byte
- *   of the response. Closed loop: it starts at the write of the request, so a server stall, during which this client
- *   stops sending, shows only in the requests in flight. Open loop: it starts at the request's scheduled send,
- *   corrected for coordinated omission (every request due during a stall shows it), and the latency from the actual
- *   send is kept beside it. See the README, "Open loop (`-p rate`) and coordinated omission".
- * - **Every failure is counted by kind** ([Failures]); when the trial's count exceeds [ClientSettings.maxErrors],
- *   [next] throws [LoadFailure] and JMH fails the benchmark.
+ * - **Driven by the caller's thread**: a [ManualIoEventLoop] owned by the thread that creates it (JMH's benchmark
+ *   thread, or a [LoadGroup]'s other thread) runs only inside [next]. One [next] returns one successful, validated
+ *   response, so JMH's operation count *is* the count of successes, with no park/unpark per request (which would cost
+ *   more CPU than the request). The client never runs on the server's threads.
+ * - **Cheap per request**: requests encoded once; [ResponseParser] allocates nothing per response.
+ * - **Every request measured** into HdrHistograms ([IterationStats]), to the last byte of the response; from the send
+ *   (closed loop) or from the scheduled send, corrected for coordinated omission (open loop; README, "Open loop").
+ * - **Every failure counted by kind** ([Failures]); beyond [ClientSettings.maxErrors], [next] throws [LoadFailure].
  *
  * This class is the event loop and its API: the measurement window, timeouts and stalls. The rest is in
  * [ConnectionSlots] (opening and replacing connections), [Connection] (one of them and its request), [Pacing] (when
@@ -42,12 +36,16 @@ class LoadClient(
     internal val settings: ClientSettings = ClientSettings.fromSystemProperties(),
     /** Requests per second on a fixed schedule (open loop); 0 = closed loop. */
     val rate: Double = 0.0,
+    /** How this client shares a [LoadGroup]'s load; the defaults are a client alone. */
+    private val share: GroupShare = GroupShare(),
 ) : AutoCloseable {
 
     init {
         require(connections >= 1) { "connections must be >= 1, was $connections" }
         require(rate >= 0 && rate.isFinite()) { "rate must be >= 0 requests/s, was $rate" }
-        require(address.address?.isLoopbackAddress == true) { "load goes to loopback only, not to $address" }
+        require(share.remoteAllowed || address.address?.isLoopbackAddress == true) {
+            "load goes to loopback only, not to $address"
+        }
     }
 
     private val owner: Thread = Thread.currentThread()
@@ -65,14 +63,15 @@ class LoadClient(
     val openLoop: Boolean = rate > 0
 
     internal val stats = IterationStats(rate, connections)
-    internal val failures = Failures("$request on $address", settings, stats.failures)
+    internal val failures = Failures("$request on $address", settings, stats.failures, share.trialTotal)
 
     /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */
     val trialFailures: FailureCounts = failures.trial
     internal val slots =
         ConnectionSlots(this, connections, loop, transport, address, settings.connectTimeout.toMillis().toInt())
     internal val pacing: Pacing =
-        if (openLoop) OpenLoop(this, stats, connections, rate) else ClosedLoop(this, connections)
+        if (openLoop) OpenLoop(this, stats, connections, rate, share.phaseNanos) else ClosedLoop(this, connections)
+    private val others = share.others
 
     internal var closing = false
         private set
@@ -81,7 +80,7 @@ class LoadClient(
     internal var remainingRequests = Long.MAX_VALUE
 
     /** Successful responses already read but not yet returned by [next]. */
-    private var pending = 0
+    private var pending = 0L
 
     /** Successes [next] returned in this iteration: JMH's operation count. */
     private var returned = 0L
@@ -103,19 +102,7 @@ class LoadClient(
      */
     fun start() {
         checkOwner()
-        val initial = pacing.openInitial()
-        val deadline = System.nanoTime() + settings.connectTimeout.toNanos() + SECOND_NANOS
-        while (slots.active < initial) {
-            failures.failIfOverLimit()
-            if (System.nanoTime() - deadline > 0) {
-                throw LoadFailure(
-                    "only ${slots.active} of $connections connections to $address opened within " +
-                        "${settings.connectTimeout.seconds} s",
-                )
-            }
-            pacing.sendReady()
-            loop.run(scanIntervalNanos)
-        }
+        slots.openInitial(scanIntervalNanos)
         lastSuccessAt = System.nanoTime()
     }
 
@@ -124,16 +111,13 @@ class LoadClient(
      * Throws [LoadFailure] when failures exceed the tolerance, when nothing succeeds for twice the timeout, or when
      * the thread is interrupted (JMH's own timeout).
      *
-     * Inside a measurement window ([beginIteration] with a window), JMH ends its iteration at the first call that
-     * returns after its deadline. Were that call to wait for the next success, a server that answers in bursts would
-     * stretch the iteration over a quiet gap and count one response of the next burst (the rest discarded): the score
-     * would read low by about gap ÷ window. So within a window one success is held back while it is the only one
-     * pending, and returned at the window's end (first call + window + [WINDOW_SLACK_NANOS]); JMH's count then equals
-     * the successes completed inside the window, whatever the burst pattern. A call after that finds nothing held
-     * only when JMH's timer is late: it waits at most [LATE_CALL_WAIT_NANOS] for a success, then returns without one.
+     * Inside a measurement window ([beginIteration] with a window), one success is held back while it is the only one
+     * pending and returned at the window's end (first call + window + [WINDOW_SLACK_NANOS]), so JMH's count equals the
+     * successes completed inside the window whatever the burst pattern (README, "Why the window is exact"). A call
+     * after that finds nothing held only when JMH's timer is late: it waits at most [LATE_CALL_WAIT_NANOS].
      */
     fun next() {
-        if (pending > 1 || (pending == 1 && windowNanos == 0L)) {
+        if (pending > 1 || (pending == 1L && windowNanos == 0L)) {
             pending--
             returned++
             return
@@ -146,9 +130,10 @@ class LoadClient(
         if (windowNanos != 0L && windowEnd == 0L) windowEnd = System.nanoTime() + windowNanos + WINDOW_SLACK_NANOS
         while (true) {
             failures.failIfOverLimit()
+            if (others != null) pending += others.collect()
             val now = System.nanoTime()
             val windowOver = windowNanos != 0L && now - windowEnd >= 0
-            if (pending > 1 || (pending == 1 && (windowNanos == 0L || windowOver))) {
+            if (pending > 1 || (pending == 1L && (windowNanos == 0L || windowOver))) {
                 pending--
                 returned++
                 return
@@ -157,30 +142,58 @@ class LoadClient(
                 windowEnd = now // JMH's timer is late (see next()): the next such call waits again, never spins
                 return
             }
-            if (now - nextScanAt >= 0) {
-                slots.expire(now, timeoutNanos)
-                nextScanAt = now + scanIntervalNanos
-                continue
-            }
-            if (now - lastSuccessAt > stallNanos) {
-                val seconds = TimeUnit.NANOSECONDS.toSeconds(now - lastSuccessAt)
-                throw LoadFailure(
-                    "no successful response from $request for $seconds s " +
-                        "(${trialFailures.total} failed requests: ${trialFailures.summary().ifEmpty { "none" }})",
-                )
-            }
-            if (Thread.interrupted()) throw LoadFailure("interrupted while waiting for $request (JMH timeout?)")
-            pacing.sendReady()
             var wakeAt = nextScanAt
             if (windowNanos != 0L) {
                 val end = if (windowOver) windowEnd + LATE_CALL_WAIT_NANOS else windowEnd
                 if (end - wakeAt < 0) wakeAt = end
             }
-            wakeAt = pacing.sendDue(now, wakeAt)
-            // run(0) would block until I/O arrives, past the next due send.
-            loop.run((wakeAt - now).coerceAtLeast(1))
+            // The other threads' successes are returned within this long of their completion, so that only those of
+            // the last poll interval before JMH's deadline can miss its count (README, "Client threads").
+            if (others != null && now + OTHERS_POLL_NANOS - wakeAt < 0) wakeAt = now + OTHERS_POLL_NANOS
+            runOnce(now, wakeAt)
         }
     }
+
+    /**
+     * One turn of the event loop, until [wakeAt] at the latest: expires timed-out requests when a scan is due (and
+     * returns at once), fails a stalled or interrupted client, sends what is ready or due, then runs the loop.
+     */
+    private fun runOnce(now: Long, wakeAt: Long) {
+        if (now - nextScanAt >= 0) {
+            slots.expire(now, timeoutNanos)
+            nextScanAt = now + scanIntervalNanos
+            return
+        }
+        if (now - lastSuccessAt > stallNanos) {
+            val seconds = TimeUnit.NANOSECONDS.toSeconds(now - lastSuccessAt)
+            throw LoadFailure(
+                "no successful response from $request for $seconds s " +
+                    "(${trialFailures.total} failed requests: ${trialFailures.summary().ifEmpty { "none" }})",
+            )
+        }
+        if (Thread.interrupted()) throw LoadFailure("interrupted while waiting for $request (JMH timeout?)")
+        pacing.sendReady()
+        val until = pacing.sendDue(now, wakeAt)
+        // run(0) would block until I/O arrives, past the next due send.
+        loop.run((until - now).coerceAtLeast(1))
+    }
+
+    /**
+     * One turn of a [LoadGroup]'s other thread ([ClientWorker]): runs the event loop once and returns the successes
+     * read, which that thread publishes instead of returning them one by one.
+     */
+    internal fun turn(): Long {
+        checkOwner()
+        failures.failIfOverLimit()
+        val read = pending
+        returned += read
+        pending = 0
+        runOnce(System.nanoTime(), nextScanAt)
+        return read
+    }
+
+    /** Wakes the event loop from another thread (a [LoadGroup] command), so that a [turn] returns at once. */
+    internal fun wakeup() = loop.wakeup()
 
     /**
      * Stops sending and waits until every request in flight has its response (at most the client timeout, or
@@ -191,13 +204,7 @@ class LoadClient(
     fun drain(maxWait: java.time.Duration = settings.timeout): Int {
         checkOwner()
         remainingRequests = 0
-        val deadline = System.nanoTime() + minOf(timeoutNanos, maxWait.toNanos())
-        while (slots.inFlight() > 0 && System.nanoTime() - deadline < 0) {
-            failures.failIfOverLimit()
-            loop.run(scanIntervalNanos)
-        }
-        failures.failIfOverLimit()
-        return slots.inFlight()
+        return slots.drain(System.nanoTime() + minOf(timeoutNanos, maxWait.toNanos()), scanIntervalNanos)
     }
 
     /** One validated request on one connection, for checking an endpoint before load starts. */
@@ -208,11 +215,9 @@ class LoadClient(
     }
 
     /**
-     * Starts a measurement window. JMH does not call [next] between iterations, so responses that arrived meanwhile
-     * were read by nobody and when they completed is unknown: they are read here and counted neither as throughput nor
-     * in the latency histogram. Cutting by completion time keeps the sample unbiased; cutting by send time instead
-     * would drop the requests that straddle the boundary, and a request is more likely to straddle the longer it is.
-     * Requests sent before the window that complete inside it are timed normally, since the client is reading again.
+     * Starts a measurement window. Responses that arrived between iterations (JMH calls nothing then) are read here and
+     * counted neither as throughput nor as latency: cutting by completion time keeps the sample unbiased, where cutting
+     * by send time would drop the requests that straddle the boundary, the longer ones more likely.
      */
     fun beginIteration(window: java.time.Duration? = null) {
         checkOwner()
@@ -224,6 +229,7 @@ class LoadClient(
         }
         pending = 0
         returned = 0
+        others?.reset()
         windowNanos = window?.toNanos() ?: 0L
         windowEnd = 0L
         pacing.sendReady()
@@ -238,7 +244,8 @@ class LoadClient(
         pacing.sendReady()
         val now = System.nanoTime()
         pacing.endIteration(now)
-        val successes = if (windowNanos != 0L) returned else stats.successes
+        // What JMH counted (in a window), or what next() returned when other threads' successes are among them.
+        val successes = if (windowNanos != 0L || others != null) returned else stats.successes
         return stats.report(now, slots.all, slots.active, successes, pacing.scheduledInIteration)
     }
 
@@ -283,6 +290,9 @@ class LoadClient(
 
         /** After the window, how long a call that finds no success waits for one before returning without. */
         private val LATE_CALL_WAIT_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(10)
+
+        /** With other client threads: the benchmark thread collects their successes at least this often. */
+        private val OTHERS_POLL_NANOS: Long = TimeUnit.MILLISECONDS.toNanos(1)
 
         /** "100" for 100.0, "2.5" for 2.5: a rate as the user typed it. */
         fun rateText(rate: Double): String = if (rate == Math.floor(rate)) rate.toLong().toString() else rate.toString()

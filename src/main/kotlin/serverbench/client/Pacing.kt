@@ -83,6 +83,11 @@ internal class OpenLoop(
     private val stats: IterationStats,
     private val connections: Int,
     private val rate: Double,
+    /**
+     * Where this thread's schedule sits within the group's (see [LoadGroup]): thread i of N, each at rate ÷ N, starts
+     * i intervals of the whole rate later, so their requests interleave evenly instead of going out N at a time.
+     */
+    private val phaseNanos: Long = 0,
 ) : Pacing() {
     private val intervalNanos = 1e9 / rate
     private val timeoutNanos = client.settings.timeout.toNanos()
@@ -139,7 +144,7 @@ internal class OpenLoop(
         return if (due - wakeAt < 0) due else wakeAt
     }
 
-    private fun intendedAt(k: Long): Long = scheduleStart + (k * intervalNanos).toLong()
+    private fun intendedAt(k: Long): Long = scheduleStart + phaseNanos + (k * intervalNanos).toLong()
 
     /**
      * Sends every request that is due, each on an idle connection; opens new connections while requests wait and
@@ -166,7 +171,7 @@ internal class OpenLoop(
                 continue
             }
             if (idleCount == 0) {
-                val waiting = ((now - scheduleStart) / intervalNanos).toLong() + 1 - scheduled
+                val waiting = ((now - scheduleStart - phaseNanos) / intervalNanos).toLong() + 1 - scheduled
                 while (opened < connections && connecting < waiting) openAnother()
                 if (opened >= connections) stats.capReached = true
                 return

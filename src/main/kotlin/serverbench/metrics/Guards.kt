@@ -8,10 +8,11 @@ import serverbench.client.LoadClient
  * per run, by the benchmark) and a `warning.<name>` secondary result in the JSON: the fraction of measured iterations
  * in which it fired (0 = never).
  *
- * - `clientSaturated`: the client thread neared a whole core (≥ 0.9: it is the bottleneck, however many cores the
- *   machine has), or it used more than half a core while the machine's cores were ≥ 90 % busy (all processes, from
- *   `/proc/stat`: on a shared machine other processes keep this JVM below that). Client and server share the cores,
- *   so the client's CPU is taken from the server: req/s understates the server.
+ * - `clientSaturated`: a client thread neared a whole core (≥ 0.9: it is the bottleneck, however many cores the
+ *   machine has; the line names `-p clientThreads` with twice the threads), or the client used more than half a core
+ *   while the machine's cores were ≥ 90 % busy (all processes, from `/proc/stat`: on a shared machine other processes
+ *   keep this JVM below that). Client and server share the cores, so the client's CPU is taken from the server: req/s
+ *   understates the server.
  * - `littlesLaw` (closed loop, iterations of at least 10 mean latencies): req/s × mean latency ÷ concurrency should be
  *   1 (each connection always has exactly one request in flight). Outside [0.9, 1.1], requests spent time the latency
  *   does not show (the client slow to send the next request, failures, reconnects), or the concurrency was not what was
@@ -41,12 +42,21 @@ object Guards {
         val wall = client.wallNanos.toDouble()
         val clientCores = if (wall > 0) client.clientCpuNanos / wall else 0.0
         val machineBusy = report.resources?.machineBusy ?: Double.NaN
+        val threads = client.threads
+        val busiest = threads.indices.maxByOrNull { threads[it].cores } ?: 0
+        val busiestCores = threads.getOrNull(busiest)?.cores ?: clientCores
         out[CLIENT_SATURATED] = when {
-            clientCores >= CLIENT_CORE ->
+            busiestCores >= CLIENT_CORE && threads.size <= 1 ->
                 (
                     "the load client's thread used %.2f of a core: the client is the bottleneck, so req/s " +
-                        "understates the server"
-                    ).format(clientCores)
+                        "understates the server (more client threads: %s)"
+                    ).format(busiestCores, moreThreads(threads.size))
+
+            busiestCores >= CLIENT_CORE ->
+                (
+                    "client thread %d of %d used %.2f of a core: the client is the bottleneck, so req/s understates " +
+                        "the server (more client threads: %s)"
+                    ).format(busiest, threads.size, busiestCores, moreThreads(threads.size))
 
             clientCores > 0.5 && machineBusy >= 0.9 ->
                 (
@@ -96,6 +106,9 @@ object Guards {
         }
         return out
     }
+
+    /** The fix for a saturated client: twice the threads, as `-p clientThreads=N` says it. */
+    private fun moreThreads(threads: Int) = "-p clientThreads=${2 * threads}"
 
     /**
      * Closed loop: successes per second × mean latency ÷ connections (1.0 when every connection is always busy). NaN

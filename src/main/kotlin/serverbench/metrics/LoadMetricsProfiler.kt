@@ -13,12 +13,13 @@ import serverbench.client.FailureKind
 /**
  * Turns what the load client and the [ResourceMeter] measured in an iteration into JMH secondary results:
  * `latency.*` (ms, from every request), `errors` (and `errors.<kind>` when non-zero), `reconnects` (when non-zero),
- * `client.cpu` / `client.cpuPerReq` (cores; µs per successful request), `server.cpu` / `server.cpuPerReq` (the rest of
- * the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`, `server.inFlightMax`
- * (requests the server held at once; with the server probe on), `littlesLaw` (closed loop) or
+ * `client.cpu` / `client.cpuPerReq` (cores, all client threads; µs per successful request), `client.threads` (and
+ * with more than one, `client.threadSpread`: how unevenly they carried the load), `server.cpu` / `server.cpuPerReq`
+ * (the rest of the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`,
+ * `server.inFlightMax` (requests the server held at once; with the server probe on), `littlesLaw` (closed loop) or
  * `latency.uncorrected.*`, `openLoop.late` / `openLoop.dropped` / `openLoop.connections` (open loop), the [Guards]'
- * `warning.*` flags, and for leaks over long runs
- * `fds.open` (file descriptors open at the iteration's end) and `heap.afterGc` (MB live after the last collection).
+ * `warning.*` flags, and for leaks over long runs `fds.open` (file descriptors open at the iteration's end) and
+ * `heap.afterGc` (MB live after the last collection).
  *
  * The launcher adds this profiler to every run, so users get these figures without a `-prof` flag. It reports
  * measurement iterations only: warmup figures never reach the results.
@@ -42,6 +43,13 @@ class LoadMetricsProfiler : InternalProfiler {
     }
 
     companion object {
+        /** (most − fewest) ÷ mean of the client threads' own successes: 0 when they carried equal load. */
+        fun threadSpread(client: serverbench.client.ClientReport): Double {
+            val counts = client.threads.map { it.successes.toDouble() }
+            val mean = counts.average()
+            return if (mean > 0) (counts.max() - counts.min()) / mean else 0.0
+        }
+
         fun results(report: IterationReport): List<Result<*>> {
             val client = report.client
             val out = ArrayList<Result<*>>()
@@ -114,6 +122,10 @@ class LoadMetricsProfiler : InternalProfiler {
             val requests = client.successes.toDouble()
             out += RatioResult("client.cpu", "cores", client.clientCpuNanos.toDouble(), wall)
             out += RatioResult("client.cpuPerReq", "us", client.clientCpuNanos.toDouble(), requests, scale = 1e-3)
+            out += ScalarResult("client.threads", client.threads.size.toDouble(), "threads", AggregationPolicy.MAX)
+            if (client.threads.size > 1) {
+                out += ScalarResult("client.threadSpread", threadSpread(client), "share", AggregationPolicy.MAX)
+            }
             val resources = report.resources ?: return out
             if (resources.processCpuNanos >= 0) {
                 val server = (resources.processCpuNanos - client.clientCpuNanos).coerceAtLeast(0).toDouble()

@@ -29,7 +29,7 @@ class MeasurementWindowTest {
 
     private class Window(val ops: Long, val nanos: Long)
 
-    private fun jmhIteration(client: LoadClient, window: Duration): Window {
+    private fun jmhIteration(client: LoadGroup, window: Duration): Window {
         // JMH spends a few ms between iterations (teardown, profilers, setup), reading nothing meanwhile.
         Thread.sleep(1 + random.nextInt(5).toLong())
         client.beginIteration(window)
@@ -53,13 +53,16 @@ class MeasurementWindowTest {
         return Window(ops, stop - start)
     }
 
-    @Test
-    fun `bursts of responses do not bias the score`() {
+    /** With two client threads, the other thread's bursts reach JMH's count through the benchmark thread's polls. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} client threads")
+    @org.junit.jupiter.params.provider.ValueSource(ints = [1, 2])
+    fun `bursts of responses do not bias the score`(threads: Int) {
         // 16 connections on a 300 ms wait answer 16 at a time every ~300 ms, so a 1 s deadline falls in a quiet gap.
         // Before the window was known to the client, the call running at JMH's deadline waited for the next burst
         // (to ~1.2 s) and counted one of its 16: the score read about a quarter low.
         val bursty = Request("/blocking/direct?ms=300", serverbench.app.BlockingIoEndpoints.DONE)
-        LoadClient(server.address, 16, bursty, ClientSettings(timeout = Duration.ofSeconds(10))).use { c ->
+        val settings = ClientSettings(timeout = Duration.ofSeconds(10))
+        LoadGroup(server.address, 16, bursty, settings, threads = threads).use { c ->
             c.start()
             jmhIteration(c, Duration.ofSeconds(1)) // warm up
             val latency = org.HdrHistogram.Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3)
@@ -90,18 +93,27 @@ class MeasurementWindowTest {
         }
     }
 
-    @Test
-    fun `the client's own count is JMH's count`() {
-        LoadClient(server.address, 8, Request("/noop/hello", NoopEndpoints.HELLO)).use { c ->
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} client threads")
+    @org.junit.jupiter.params.provider.ValueSource(ints = [1, 2, 3])
+    fun `the client's own count is JMH's count, and every thread's successes are in it`(threads: Int) {
+        LoadGroup(server.address, 8, Request("/noop/hello", NoopEndpoints.HELLO), threads = threads).use { c ->
             c.start()
-            c.beginIteration(Duration.ofMillis(300))
+            jmhIteration(c, Duration.ofMillis(300)) // warm up
+            c.beginIteration(Duration.ofMillis(500))
             var ops = 0L
             val start = System.nanoTime()
             do {
                 c.next()
                 ops++
-            } while (System.nanoTime() - start < 300_000_000)
-            assertEquals(ops, c.endIteration().successes)
+            } while (System.nanoTime() - start < 500_000_000)
+            val report = c.endIteration()
+            assertEquals(ops, report.successes)
+            assertEquals(threads, report.threads.size)
+            // The threads' own counts run to endIteration, a little past the last call: only that much may differ.
+            val own = report.threads.sumOf { it.successes }
+            assertTrue(own >= ops - threads && own <= ops * 1.05 + 50, "threads' own $own vs JMH's $ops")
+            for (t in report.threads) assertTrue(t.successes > own / (4 * threads), "every thread carried load: $own")
+            assertEquals(8, report.connections)
         }
     }
 }

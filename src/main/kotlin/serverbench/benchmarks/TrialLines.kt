@@ -1,0 +1,27 @@
+package serverbench.benchmarks
+
+import serverbench.client.LoadGroup
+import serverbench.fixture.CpuBudget
+
+/** The lines a trial's setup prints about its load and its CPU budget: what each figure of the run holds under. */
+internal object TrialLines {
+    /** "closed loop, 64 connections on 2 client threads (32 + 32; -p clientThreads=2) (...) (epoll)". */
+    fun load(client: LoadGroup, asked: String): String {
+        val split = client.split
+        val threads = if (split.threads == 1) "1 client thread" else "${split.threads} client threads"
+        val how = "$threads (" + (if (split.threads > 1) split.describe() + "; " else "") + "-p clientThreads=$asked)"
+        val rate = split.rates.sum()
+        val model = if (rate == 0.0) {
+            "closed loop, ${client.connections} connections on $how (latency from each actual send)"
+        } else {
+            "open loop, ${serverbench.client.LoadClient.rateText(rate)} req/s on up to ${client.connections} " +
+                "connections on $how (latency.* from each scheduled send, corrected for coordinated omission; " +
+                "latency.uncorrected.* from the actual send)"
+        }
+        return "$model (${client.transport.name})"
+    }
+
+    fun budget(b: CpuBudget): String = "serverbench: CPU budget ${b.placement}: ${b.serverThreads()} threads of this " +
+        "JVM in the server's group (${b.describe()}), the load client's threads outside it; availableProcessors() = " +
+        Runtime.getRuntime().availableProcessors()
+}

@@ -1,0 +1,74 @@
+package serverbench.client
+
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.assertThrows
+import serverbench.app.NoopEndpoints
+import java.time.Duration
+import kotlin.test.assertEquals
+import kotlin.test.assertNotNull
+import kotlin.test.assertTrue
+
+/**
+ * Several client threads against a real server (WebFlux on Netty): the open-loop rate split over them, failures
+ * summed against one tolerance whichever thread saw them, and no thread left behind. JMH's count and bursts are in
+ * [MeasurementWindowTest]; the split's arithmetic in [LoadSplitTest].
+ */
+class LoadGroupTest : NettyServerTest() {
+    private fun workerThreads() = Thread.getAllStackTraces().keys.filter { it.name.startsWith(LoadGroup.THREAD_PREFIX) }
+
+    @Test
+    fun `open loop keeps the whole rate across threads, each with its share`() {
+        val request = Request("/noop/delay?ms=10", NoopEndpoints.DELAYED)
+        LoadGroup(server.address, 16, request, rate = 400.0, threads = 2).use { c ->
+            c.start()
+            c.beginIteration()
+            val started = System.nanoTime()
+            while (System.nanoTime() - started < 1_500_000_000) c.next()
+            val report = c.endIteration()
+            val expected = 400 * report.wallNanos / 1e9
+            // Behaviour, not speed: the schedule is counted, not timed, so a busy machine only makes requests late.
+            assertTrue(
+                report.scheduled in (expected * 0.97).toLong()..(expected * 1.03 + 2).toLong(),
+                "${report.scheduled}",
+            )
+            assertEquals(400.0, report.rate)
+            assertEquals(2, report.threads.size)
+            assertNotNull(report.uncorrectedLatencyMicros)
+            val counts = report.threads.map { it.successes }
+            assertTrue(counts.all { it > report.scheduled / 3 }, "each thread half the schedule: $counts")
+            assertEquals(0, report.failures.total)
+        }
+    }
+
+    @Test
+    fun `the tolerance applies to every thread's failures together`() {
+        val request = Request("/fault/status?code=503", "ok")
+        val settings = ClientSettings(timeout = Duration.ofSeconds(5), maxErrors = 5)
+        LoadGroup(server.address, 4, request, settings, threads = 2).use { c ->
+            val e = assertThrows<LoadFailure> {
+                c.start()
+                c.beginIteration()
+                repeat(1000) { c.next() }
+            }
+            // The sixth failure fails the run; requests already in flight on the other connections may add a few.
+            val n = e.message!!.substringBefore(" failed requests").toInt()
+            assertTrue(n in 6..10, e.message)
+            assertTrue(e.message!!.contains("(tolerated: 5)") && e.message!!.contains("non-2xx"), e.message)
+        }
+    }
+
+    @Test
+    fun `closing ends every client thread`() {
+        LoadGroup(server.address, 6, Request("/noop/hello", NoopEndpoints.HELLO), threads = 3).use { c ->
+            c.start()
+            assertEquals(2, workerThreads().size)
+            c.beginIteration()
+            repeat(100) { c.next() }
+            c.endIteration()
+            assertEquals(0, c.drain(Duration.ofSeconds(5)))
+        }
+        val deadline = System.nanoTime() + 5_000_000_000
+        while (workerThreads().isNotEmpty() && System.nanoTime() < deadline) Thread.sleep(10)
+        assertEquals(emptyList(), workerThreads())
+    }
+}
