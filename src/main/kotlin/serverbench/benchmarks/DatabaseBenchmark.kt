@@ -50,6 +50,8 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
         }
     }
 
+    override val inProcessOnly = "its PostgreSQL is started per trial next to the server this JVM starts"
+
     override fun serverProperties(): Map<String, Any> = super.serverProperties() + buildMap<String, Any> {
         put(DatabaseClients.POOL_PROPERTY, dbPool)
         // The pool gives up a little before the client does, so a run the pool starves fails with the pool's own

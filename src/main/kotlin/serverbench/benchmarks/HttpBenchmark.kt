@@ -15,29 +15,24 @@ import org.openjdk.jmh.annotations.Threads
 import org.openjdk.jmh.annotations.Warmup
 import org.openjdk.jmh.infra.BenchmarkParams
 import org.openjdk.jmh.infra.IterationParams
-import serverbench.app.ServerProbe
 import serverbench.client.ClientSettings
 import serverbench.client.FileDescriptors
 import serverbench.client.LoadGroup
 import serverbench.client.LoadSplit
 import serverbench.client.Request
-import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
 import serverbench.fixture.ForkGuard
-import serverbench.fixture.ServerFixture
+import serverbench.fixture.RemoteTarget
 import serverbench.fixture.ServerKind
-import serverbench.metrics.BudgetReport
 import serverbench.metrics.ClientReports
 import serverbench.metrics.Figure
-import serverbench.metrics.InFlightGauge
 import serverbench.metrics.IterationReport
-import serverbench.metrics.ResourceMeter
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 
 /**
- * Base of every HTTP benchmark: a real server in this JVM, driven over real sockets by the load client, closed loop or
- * open loop (`-p rate`).
+ * Base of every HTTP benchmark: a real server in this JVM (or one that already runs, `-Dserverbench.target`; see
+ * [ServerUnderTest]), driven over real sockets by the load client, closed loop or open loop (`-p rate`).
  *
  * One operation = one successful, validated HTTP request, so the JMH score (ops/s) is successful requests per second.
  * Failed requests never count; any failure beyond the tolerance fails the benchmark (see [LoadClient]).
@@ -104,15 +99,8 @@ abstract class HttpBenchmark {
     /** The benchmark method being run (set when the trial starts). */
     protected var variant: String = ""
 
-    private var fixture: ServerFixture? = null
-    private var budget: CpuBudget? = null
-    private var throttlingStart: CpuBudget.Throttling? = null
+    private var sut: ServerUnderTest? = null
     private var client: LoadGroup? = null
-    private val resources = ResourceMeter(object : InFlightGauge {
-        override fun resetMax() = ServerProbe.resetMax()
-
-        override fun max() = ServerProbe.inFlightMax
-    })
     private val measured = MeasuredIterations()
     private var warmupSeconds = -1.0
 
@@ -133,6 +121,9 @@ abstract class HttpBenchmark {
 
     /** File descriptors each client connection costs in this JVM: both ends; a proxy adds its way to the stub. */
     open val descriptorsPerConnection: Int = 2
+
+    /** Why this family needs its server in this JVM (`-Dserverbench.target` is refused saying so); null: none. */
+    open val inProcessOnly: String? = null
 
     /** Spring properties for the server under test (server knobs, pool sizes), on top of the fixture's defaults. */
     protected open fun serverProperties(): Map<String, Any> = emptyMap()
@@ -164,32 +155,33 @@ abstract class HttpBenchmark {
             val settings = clientSettings()
             warmup = SteadyWarmup.fromSystemProperties(javaClass.simpleName.substringBefore('_'))
             val placement = CpuPlacement.of(cpus, cpuset)
-            val budget = if (placement.limited) startBudget(placement) else null
-            val properties = serverProperties() + startDependencies()
+            val target = RemoteTarget.fromSystemProperties()
             val started = System.nanoTime()
-            val fixture = try {
-                // Started on a thread inside the budget, so that every thread the server makes lands there too.
-                budget?.onServerThread("serverbench-server-start") { ServerFixture.start(kind, properties) }
-                    ?: ServerFixture.start(kind, properties)
-            } catch (e: Exception) {
-                // Spring wraps the cause (a port in use, a bean that failed) in layers of context; say the cause.
-                val cause = generateSequence<Throwable>(e) { it.cause }.last()
-                throw IllegalStateException("the ${kind.id} server failed to start: ${cause.message ?: cause}", e)
-            }.also { this.fixture = it }
-            fixture.verify(request, settings)
-            budget?.let { b ->
-                b.sweep()
-                println(TrialLines.budget(b))
-            }
+            val sut = if (target == null) {
+                InProcessServer.start(kind, placement) { serverProperties() + startDependencies() }
+            } else {
+                val name = javaClass.simpleName.substringBefore('_')
+                TargetServer.connect(target, kind, placement, name, inProcessOnly, serverProperties())
+            }.also { this.sut = it }
+            sut.verify(request, settings)
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
-            val client = LoadGroup(fixture.address, concurrency, request, settings, rate.toDouble(), threads)
+            val client =
+                LoadGroup(
+                    sut.address,
+                    concurrency,
+                    request,
+                    settings,
+                    rate.toDouble(),
+                    threads,
+                    remoteAllowed = sut.remote,
+                )
             this.client = client
             client.start()
             measured.clear()
             runName = RunName.of(params)
             println(
-                "\nserverbench: ${kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms, " +
-                    "first validated response at $ready ms; ${TrialLines.load(client, clientThreads)} -> $request",
+                "\nserverbench: ${sut.describe()}, first validated response at $ready ms; " +
+                    "${TrialLines.load(client, clientThreads)} -> $request",
             )
             client.split.reduction?.let { println("serverbench: $it") }
             warmupSeconds = -1.0
@@ -208,24 +200,20 @@ abstract class HttpBenchmark {
     @Setup(Level.Iteration)
     fun beginIteration(iteration: IterationParams) = guarded {
         val client = client!!
-        // Before the client's window opens: a thread the client's thread made (the verify request's client, say)
-        // joins the server's group.
-        budget?.sweep()
+        val sut = sut!!
+        sut.beginIteration()
         // JMH's iteration window: see LoadClient.next for why the client must know it.
         client.beginIteration(Duration.ofNanos(iteration.time.convertTo(TimeUnit.NANOSECONDS)))
         iterationStarted(client)
-        throttlingStart = budget?.throttling()
-        resources.begin()
+        sut.resources.begin()
     }
 
     @TearDown(Level.Iteration)
     fun endIteration(iteration: IterationParams) = guarded {
         val client = client!!
-        val resources = resources.end()
-        val throttled = budget?.let { b ->
-            b.requireClientOutside()
-            throttlingStart?.let { start -> b.throttling()?.minus(start) }
-        }
+        val sut = sut!!
+        val resources = sut.resources.end()
+        val budget = sut.endIteration()
         val report = client.endIteration()
         val last = measured.ended(iteration, report)
         iterationEnded(client, last)
@@ -235,7 +223,7 @@ abstract class HttpBenchmark {
             warmupSeconds,
             lastMeasurement = last,
             notSteady = measured.notSteady(last),
-            budget = budget?.let { BudgetReport(it.placement.cpus, throttled) },
+            budget = budget,
             extra = iterationFigures(),
         )
         measured.record(iteration, iterationReport)
@@ -256,16 +244,15 @@ abstract class HttpBenchmark {
             client?.close()
         } finally {
             client = null
+            val sut = sut
+            this.sut = null
             try {
-                fixture?.close()
+                sut?.close()
             } finally {
-                fixture = null
                 try {
                     stopDependencies()
                 } finally {
-                    budget?.let { println("serverbench: ${it.summary()}") }
-                    budget?.close()
-                    budget = null
+                    (sut as? InProcessServer)?.closeBudget()
                 }
             }
         }
@@ -283,18 +270,5 @@ abstract class HttpBenchmark {
             stopClientAndServer()
             throw t
         }
-    }
-
-    /**
-     * Applies [placement] to this JVM, which the launcher started with as many processors as the budget allows; a run
-     * that bypassed the launcher would size its pools for the whole machine, so it fails instead.
-     */
-    private fun startBudget(placement: CpuPlacement): CpuBudget {
-        val active = Runtime.getRuntime().availableProcessors()
-        check(active == placement.activeProcessors) {
-            "$placement needs the fork started with -XX:ActiveProcessorCount=${placement.activeProcessors} (it sees " +
-                "$active processors); run it through target/benchmarks.jar's launcher, which adds it"
-        }
-        return CpuBudget.start(placement).also { budget = it }
     }
 }

@@ -38,6 +38,8 @@ class ProxyBenchmark : TunableHttpBenchmark() {
     /** Client and server ends, plus the proxy's connection to the stub and the stub's end of it. */
     override val descriptorsPerConnection = 4
 
+    override val inProcessOnly = "its downstream stub runs in the benchmark's JVM, which counts every request it serves"
+
     override fun startDependencies(): Map<String, Any> {
         val stub = DownstreamStub.start().also { this.stub = it }
         return mapOf(Downstream.URL_PROPERTY to stub.url)

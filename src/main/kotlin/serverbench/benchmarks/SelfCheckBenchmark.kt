@@ -43,6 +43,8 @@ class SelfCheckBenchmark : HttpBenchmark() {
     /** Held for `startFailure`: the port its server is told to bind, already taken. */
     private var occupied: ServerSocket? = null
 
+    override val inProcessOnly = "its checks provoke failures in a server it starts itself"
+
     override fun serverProperties(): Map<String, Any> {
         if (variant != "startFailure") return emptyMap()
         val socket = ServerSocket(0, 1, InetAddress.getLoopbackAddress()).also { occupied = it }

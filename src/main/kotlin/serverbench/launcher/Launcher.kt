@@ -114,7 +114,7 @@ object Launcher {
             }
             if (flamegraphs == null) flamegraphs = flame
         }
-        ParamCheck.check(ParamCheck.given(args), planned, Plan.declaredParams(options))?.let {
+        ParamCheck.check(ParamCheck.given(args), planned, Plan.declaredParams(options), flamegraphs != null)?.let {
             System.err.println("serverbench: $it")
             return USAGE
         }

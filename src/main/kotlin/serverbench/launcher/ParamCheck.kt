@@ -21,7 +21,12 @@ object ParamCheck {
      * The first problem with the user's `-p` options ([given]: name -> values as typed) for these planned runs, as one
      * line naming the parameter, the bad value and what is allowed; null if there is none.
      */
-    fun check(given: Map<String, List<String>>, runs: List<Plan.Run>, declared: Set<String>): String? {
+    fun check(
+        given: Map<String, List<String>>,
+        runs: List<Plan.Run>,
+        declared: Set<String>,
+        profiled: Boolean = false,
+    ): String? {
         for ((name, values) in given) {
             val typed = "-p $name=${values.joinToString(",")}"
             if (name !in declared) {
@@ -45,6 +50,7 @@ object ParamCheck {
             return "-p $name=$tooLong: every request would time out (client timeout $timeoutMs ms); " +
                 "use a shorter wait or raise -D${ClientSettings.TIMEOUT_PROPERTY}"
         }
+        TargetCheck.problem(runs, profiled)?.let { return it }
         budgetProblem(runs)?.let { return it }
         for (run in runs) {
             val concurrency = run.params["concurrency"]?.toIntOrNull() ?: continue
@@ -84,9 +90,11 @@ object ParamCheck {
         CORES,
     )
 
-    private fun descriptorsPerConnection(run: Plan.Run): Int = runCatching {
-        (Class.forName(run.className).getDeclaredConstructor().newInstance() as HttpBenchmark).descriptorsPerConnection
-    }.getOrDefault(2)
+    private fun descriptorsPerConnection(run: Plan.Run): Int = benchmark(run)?.descriptorsPerConnection ?: 2
+
+    /** A planned run's benchmark class, instantiated to read what it declares; null if it cannot be. */
+    fun benchmark(run: Plan.Run): HttpBenchmark? =
+        runCatching { Class.forName(run.className).getDeclaredConstructor().newInstance() as HttpBenchmark }.getOrNull()
 
     /**
      * The `-p` options as typed (`-p name=v1,v2` or `-pname=v1,v2`), in order; later ones replace earlier ones, as in

@@ -127,8 +127,14 @@ class LoadMetricsProfiler : InternalProfiler {
                 out += ScalarResult("client.threadSpread", threadSpread(client), "share", AggregationPolicy.MAX)
             }
             val resources = report.resources ?: return out
+            if (resources.remoteServer != null) {
+                // The server-side figures below were read from a target's own process (README, "A server on its own
+                // host"); no client thread runs there, so nothing is subtracted.
+                out += ScalarResult("server.remote", 1.0, "flag", AggregationPolicy.MAX)
+            }
             if (resources.processCpuNanos >= 0) {
-                val server = (resources.processCpuNanos - client.clientCpuNanos).coerceAtLeast(0).toDouble()
+                val inProcessClient = if (resources.remoteServer == null) client.clientCpuNanos else 0L
+                val server = (resources.processCpuNanos - inProcessClient).coerceAtLeast(0).toDouble()
                 out += RatioResult("server.cpu", "cores", server, wall)
                 out += RatioResult("server.cpuPerReq", "ms", server, requests, scale = 1e-6)
                 report.budget?.cpus?.let { cpus ->

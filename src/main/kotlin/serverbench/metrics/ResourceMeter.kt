@@ -18,7 +18,7 @@ class ResourceMeter(
      * [com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes] must.
      */
     useTotal: Boolean = true,
-) {
+) : ResourceSource {
     private val threads = ManagementFactory.getThreadMXBean()
     private val os = ManagementFactory.getOperatingSystemMXBean() as? com.sun.management.OperatingSystemMXBean
     private val hotspotThreads = threads as? com.sun.management.ThreadMXBean
@@ -44,7 +44,7 @@ class ResourceMeter(
     private var threadIdsStart: Set<Long> = emptySet()
     private var startedStart = 0L
 
-    fun begin() {
+    override fun begin() {
         threads.resetPeakThreadCount()
         inFlight?.resetMax()
         if (totalAllocated == null) {
@@ -56,7 +56,7 @@ class ResourceMeter(
         allocatedStart = allocatedBytes()
     }
 
-    fun end(): ResourceReport {
+    override fun end(): ResourceReport {
         val cpu = processCpuNanos() - cpuStart
         val allocated = allocatedBytes() - allocatedStart
         val machine = MachineCpu.busyShare(machineStart, MachineCpu.sample())
@@ -101,6 +101,13 @@ class ResourceMeter(
         // Without the total: the live threads only (a thread that ends mid-iteration takes its count with it).
         return hotspot.getThreadAllocatedBytes(threads.allThreadIds).filter { it > 0 }.sum()
     }
+}
+
+/** What the server used in an iteration: this JVM ([ResourceMeter]) or a target's process ([RemoteResources]). */
+interface ResourceSource {
+    fun begin()
+
+    fun end(): ResourceReport
 }
 
 /** Most requests the server held at once, kept by the application ([ResourceMeter]'s view of it). */

@@ -13,4 +13,9 @@ class ResourceReport(
     val machineBusy: Double = Double.NaN,
     /** Whether [allocatedBytes] is a lower bound because threads ended (live threads counted only); null when exact. */
     val allocLowerBound: Boolean? = null,
+    /**
+     * Where the server ran when not in this JVM (a `-Dserverbench.target`): the other figures are then that process's
+     * alone, with no client thread to subtract; [machineBusy] stays this (the client's) machine's.
+     */
+    val remoteServer: String? = null,
 )

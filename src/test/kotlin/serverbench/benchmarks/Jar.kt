@@ -66,10 +66,10 @@ object Jar {
     }
 
     /** Starts the jar without waiting, its output to [Started.out] and [Started.err]; the caller stops it. */
-    fun start(vararg args: String, java: String = currentJava()): Started {
+    fun start(vararg args: String, java: String = currentJava(), jvmArgs: List<String> = emptyList()): Started {
         check(path.isFile) { "$path not built: run mvn package first" }
         val (out, err) = outputFiles(*args)
-        val process = ProcessBuilder(listOf(java) + BOUNDED_WARMUP + listOf("-jar", path.path) + args)
+        val process = ProcessBuilder(listOf(java) + BOUNDED_WARMUP + jvmArgs + listOf("-jar", path.path) + args)
             .redirectOutput(out).redirectError(err).start()
         return Started(process, out, err)
     }

@@ -1,0 +1,190 @@
+package serverbench.benchmarks
+
+import serverbench.app.ServerProbe
+import serverbench.client.ClientSettings
+import serverbench.client.LoadGroup
+import serverbench.client.Request
+import serverbench.fixture.CpuBudget
+import serverbench.fixture.CpuPlacement
+import serverbench.fixture.RemoteTarget
+import serverbench.fixture.ServerFixture
+import serverbench.fixture.ServerKind
+import serverbench.metrics.BudgetReport
+import serverbench.metrics.InFlightGauge
+import serverbench.metrics.RemoteResources
+import serverbench.metrics.ResourceMeter
+import serverbench.metrics.ResourceSource
+import java.net.InetSocketAddress
+
+/**
+ * The server a trial drives: one [InProcessServer] starts in this JVM (under the CPU budget, if any), or a
+ * [TargetServer] that already runs (`scripts/serve`, perhaps on its own host; `-Dserverbench.target`). Either way the
+ * benchmark sees an address, a check of one request, per-iteration hooks and the server-side figures' source.
+ */
+internal abstract class ServerUnderTest : AutoCloseable {
+    abstract val address: InetSocketAddress
+
+    /** Whether [address] is off this JVM, which the load client must be told explicitly. */
+    abstract val remote: Boolean
+
+    /** Where the server-side figures come from. */
+    abstract val resources: ResourceSource
+
+    /** The setup line's "netty on /127.0.0.1:40079: context started in 812 ms" part. */
+    abstract fun describe(): String
+
+    /** One validated request to [request]'s endpoint, before any load; throws saying what was wrong. */
+    open fun verify(request: Request, settings: ClientSettings) {
+        // A probe sends one request: a tolerated failure would leave it waiting for a success that never comes.
+        LoadGroup(address, 1, request, settings.copy(maxErrors = 0), remoteAllowed = remote).use { it.probe() }
+    }
+
+    /** Before the client's window opens. */
+    open fun beginIteration() {}
+
+    /** The budget's figures for the iteration that just ended (null without one); checks the client stayed out. */
+    open fun endIteration(): BudgetReport? = null
+}
+
+/** A Spring Boot server started in this JVM, under [budget] when the run has one (README, "CPU budget"). */
+internal class InProcessServer private constructor(
+    private val fixture: ServerFixture,
+    private val budget: CpuBudget?,
+) : ServerUnderTest() {
+    override val address: InetSocketAddress get() = fixture.address
+    override val remote = false
+    private var throttlingStart: CpuBudget.Throttling? = null
+    private val meter = ResourceMeter(object : InFlightGauge {
+        override fun resetMax() = ServerProbe.resetMax()
+
+        override fun max() = ServerProbe.inFlightMax
+    })
+
+    /** The JVM's figures, and the budget's CFS counters over the same span. */
+    override val resources = object : ResourceSource {
+        override fun begin() {
+            throttlingStart = budget?.throttling()
+            meter.begin()
+        }
+
+        override fun end() = meter.end()
+    }
+
+    override fun describe() = "${fixture.kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms"
+
+    override fun verify(request: Request, settings: ClientSettings) {
+        super.verify(request, settings)
+        budget?.let { b ->
+            b.sweep()
+            println(TrialLines.budget(b))
+        }
+    }
+
+    override fun beginIteration() {
+        // A thread the client's thread made (the verify request's client, say) joins the server's group.
+        budget?.sweep()
+    }
+
+    override fun endIteration(): BudgetReport? = budget?.let { b ->
+        b.requireClientOutside()
+        BudgetReport(b.placement.cpus, throttlingStart?.let { start -> b.throttling()?.minus(start) })
+    }
+
+    /** Stops the server; the budget stays until [closeBudget], after the family's dependencies stopped. */
+    override fun close() = fixture.close()
+
+    fun closeBudget() {
+        budget?.let { println("serverbench: ${it.summary()}") }
+        budget?.close()
+    }
+
+    companion object {
+        /**
+         * Applies [placement] to this JVM (when limited), then starts [kind] with the properties [properties] gives
+         * (called after the budget exists, so a family's dependencies start outside it as before). On failure, the
+         * budget made so far is removed before the one-line exception leaves.
+         */
+        fun start(kind: ServerKind, placement: CpuPlacement, properties: () -> Map<String, Any>): InProcessServer {
+            val budget = if (placement.limited) startBudget(placement) else null
+            try {
+                val props = properties()
+                val fixture = try {
+                    // Started on a thread inside the budget, so that every thread the server makes lands there too.
+                    budget?.onServerThread("serverbench-server-start") { ServerFixture.start(kind, props) }
+                        ?: ServerFixture.start(kind, props)
+                } catch (e: Exception) {
+                    // Spring wraps the cause (a port in use, a bean that failed) in layers of context; say the cause.
+                    val cause = generateSequence<Throwable>(e) { it.cause }.last()
+                    throw IllegalStateException("the ${kind.id} server failed to start: ${cause.message ?: cause}", e)
+                }
+                return InProcessServer(fixture, budget)
+            } catch (t: Throwable) {
+                budget?.close()
+                throw t
+            }
+        }
+
+        /**
+         * The launcher started this fork with as many processors as the budget allows; a run that bypassed it would
+         * size its pools for the whole machine, so it fails instead.
+         */
+        private fun startBudget(placement: CpuPlacement): CpuBudget {
+            val active = Runtime.getRuntime().availableProcessors()
+            check(active == placement.activeProcessors) {
+                "$placement needs the fork started with -XX:ActiveProcessorCount=${placement.activeProcessors} (it " +
+                    "sees $active processors); run it through target/benchmarks.jar's launcher, which adds it"
+            }
+            return CpuBudget.start(placement)
+        }
+    }
+}
+
+/**
+ * A server that already runs, started by `scripts/serve` (`-Dserverbench.target=host:port`): checked to run the stack
+ * `-p server` names before any load; its process's CPU, threads, heap, GC and throttling come from its admin endpoint
+ * each iteration ([RemoteResources]), the client's figures from this JVM.
+ */
+internal class TargetServer private constructor(private val target: RemoteTarget, private val kind: ServerKind) :
+    ServerUnderTest() {
+    override val address: InetSocketAddress get() = target.address
+    override val remote = true
+    override val resources = RemoteResources(target)
+    private val description = target.describe(target.requireServer(kind))
+
+    override fun describe() = "$description; server-side figures from that process, the client's from this JVM"
+
+    override fun endIteration(): BudgetReport? = resources.budget()
+
+    override fun close() {}
+
+    companion object {
+        /**
+         * Connects to [target] for a run of [benchmark] that asks [kind], [placement] and the server [properties]:
+         * what only a server in this JVM can take is refused in one line that says how to apply it on the target.
+         */
+        fun connect(
+            target: RemoteTarget,
+            kind: ServerKind,
+            placement: CpuPlacement,
+            benchmark: String,
+            inProcessOnly: String?,
+            properties: Map<String, Any>,
+        ): TargetServer {
+            require(!placement.limited) {
+                val serve = listOfNotNull(
+                    placement.cpus?.let { "--cpus ${CpuPlacement.format(it)}" },
+                    placement.cpuset?.let { "--cpuset ${CpuPlacement.list(it)}" },
+                ).joinToString(" ")
+                "-p $placement budgets a server this JVM starts; a target's budget is set where it runs: " +
+                    "scripts/serve --server ${kind.id} $serve"
+            }
+            require(inProcessOnly == null) { "$benchmark cannot drive -D${RemoteTarget.TARGET}: $inProcessOnly" }
+            require(properties.isEmpty()) {
+                "$benchmark's parameters set the server's properties (${properties.keys.joinToString()}), which a " +
+                    "target takes from its own start: JAVA_OPTS='" +
+                    properties.entries.joinToString(" ") { "-D${it.key}=${it.value}" } + "' scripts/serve ..."
+            }
+            return TargetServer(target, kind)
+        }
+    }
+}

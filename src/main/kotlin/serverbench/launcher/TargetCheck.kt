@@ -1,0 +1,48 @@
+package serverbench.launcher
+
+import serverbench.fixture.CpuPlacement
+import serverbench.fixture.RemoteTarget
+
+/**
+ * With `-Dserverbench.target`, what the launcher checks before any fork starts: the property's form, that the target
+ * answers and runs every stack the planned runs name, and that nothing asked for needs the server in the fork (a CPU
+ * budget, a flamegraph of it, a family that starts its own dependencies). Each problem is one line that says how to
+ * apply it on the target instead, as a fork would fail it only after minutes of other runs.
+ */
+object TargetCheck {
+    fun problem(runs: List<Plan.Run>, profiled: Boolean): String? {
+        val target = try {
+            RemoteTarget.fromSystemProperties() ?: return null
+        } catch (e: IllegalArgumentException) {
+            return e.message
+        }
+        if (profiled) {
+            return "-prof flame profiles the benchmark's JVM, and -D${RemoteTarget.TARGET} runs the server " +
+                "elsewhere: profile the serve process on its host (README, \"A server on its own host\")"
+        }
+        runs.firstOrNull { ParamCheck.placement(it).limited }?.let {
+            val placement = ParamCheck.placement(it)
+            val serve = listOfNotNull(
+                placement.cpus?.let { c -> "--cpus ${CpuPlacement.format(c)}" },
+                placement.cpuset?.let { c -> "--cpuset ${CpuPlacement.list(c)}" },
+            ).joinToString(" ")
+            return "-p $placement budgets a server the benchmark starts; with -D${RemoteTarget.TARGET} set the " +
+                "budget where the target runs: scripts/serve $serve"
+        }
+        for (run in runs) {
+            val why = ParamCheck.benchmark(run)?.inProcessOnly ?: continue
+            return "${run.describe()} cannot drive -D${RemoteTarget.TARGET}: $why"
+        }
+        val status = try {
+            target.status()
+        } catch (e: IllegalStateException) {
+            return e.message
+        }
+        runs.firstOrNull { it.params["server"] != null && it.params["server"] != status.server }?.let {
+            return "the target ${target.address.hostString}:${target.address.port} runs ${status.server}, not " +
+                "-p server=${it.params["server"]}: add -p server=${status.server}, or start the target with " +
+                "scripts/serve --server ${it.params["server"]}"
+        }
+        return null
+    }
+}

@@ -1,0 +1,51 @@
+package serverbench.metrics
+
+import serverbench.fixture.CpuBudget
+import serverbench.fixture.RemoteTarget
+import serverbench.fixture.TargetStatus
+
+/**
+ * A target's resource figures per iteration, from its serve process's admin endpoint ([RemoteTarget]): the
+ * differences of its counters between [begin] (which also starts a new window for its peaks) and [end], as
+ * [ResourceMeter] takes them in-process. The machine's busy share is this machine's (the client's host).
+ */
+class RemoteResources(private val target: RemoteTarget) : ResourceSource {
+    private var start: TargetStatus? = null
+    private var last: Pair<TargetStatus, TargetStatus>? = null
+    private var machineStart: MachineCpu.Sample? = null
+
+    override fun begin() {
+        machineStart = MachineCpu.sample()
+        start = target.begin()
+        last = null
+    }
+
+    override fun end(): ResourceReport {
+        val from = checkNotNull(start) { "end() before begin()" }
+        val to = target.status()
+        last = from to to
+        return ResourceReport(
+            processCpuNanos = to.processCpuNanos - from.processCpuNanos,
+            allocatedBytes = if (from.allocatedBytes < 0) -1 else to.allocatedBytes - from.allocatedBytes,
+            peakThreads = to.peakThreads,
+            openFds = to.openFds,
+            heapAfterGcBytes = to.heapAfterGcBytes,
+            inFlightMax = to.inFlightMax,
+            machineBusy = MachineCpu.busyShare(machineStart, MachineCpu.sample()),
+            remoteServer = target.toString(),
+        )
+    }
+
+    /** The target's CPU budget (`scripts/serve --cpus`) over the last iteration; null without one. */
+    fun budget(): BudgetReport? {
+        val (from, to) = last ?: return null
+        val cpus = to.cpus ?: return null
+        val throttling = if (to.throttlePeriods == null || from.throttlePeriods == null) {
+            null
+        } else {
+            CpuBudget.Throttling(to.throttlePeriods, to.throttledPeriods ?: 0, to.throttledNanos ?: 0) -
+                CpuBudget.Throttling(from.throttlePeriods, from.throttledPeriods ?: 0, from.throttledNanos ?: 0)
+        }
+        return BudgetReport(cpus, throttling)
+    }
+}

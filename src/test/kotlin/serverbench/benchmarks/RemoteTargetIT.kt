@@ -1,0 +1,99 @@
+package serverbench.benchmarks
+
+import org.junit.jupiter.api.Test
+import java.io.File
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/**
+ * A server on "its own host": `scripts/serve` in a process of its own (on 127.0.0.1, as every test here), driven by
+ * the jar with `-Dserverbench.target`: the run measures it with its figures read from the serve process; a stack it
+ * does not run is refused in one line before anything starts; the target killed mid-run fails the run in one line.
+ */
+class RemoteTargetIT {
+    private class Serve(val process: Process, val port: Int, val adminPort: Int, val pid: Long, val out: File)
+
+    private fun serve(kind: String): Serve {
+        val (out, err) = Jar.outputFiles("serve-$kind")
+        val process = ProcessBuilder("scripts/serve", "--server", kind, "--port", "0")
+            .redirectOutput(out).redirectError(err).start()
+        val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60)
+        val listening = Regex("""listening on http://127\.0\.0\.1:(\d+) .* admin http://127\.0\.0\.1:(\d+)/""")
+        while (System.nanoTime() < deadline && process.isAlive) {
+            listening.find(out.readText())?.let { m ->
+                return Serve(process, m.groupValues[1].toInt(), m.groupValues[2].toInt(), process.pid(), out)
+            }
+            Thread.sleep(100)
+        }
+        process.destroyForcibly()
+        error("scripts/serve did not start: ${out.readText()} ${err.readText()}")
+    }
+
+    private fun stop(s: Serve) {
+        s.process.destroy()
+        if (!s.process.waitFor(20, TimeUnit.SECONDS)) s.process.destroyForcibly()
+    }
+
+    private fun target(s: Serve) =
+        listOf("-Dserverbench.target=127.0.0.1:${s.port}", "-Dserverbench.targetAdmin=${s.adminPort}")
+
+    @Test
+    fun `a target is measured with the serve process's figures, another stack and a budget are refused in one line`() {
+        val s = serve("netty")
+        try {
+            val json = File.createTempFile("remote", ".json").apply { deleteOnExit() }
+            val ok = Jar.run(
+                "NoopBenchmark", "-p", "server=netty", "-p", "concurrency=8", "-f", "1", "-i", "2", "-r", "1s",
+                "-rf", "json", "-rff", json.path,
+                jvmArgs = target(s),
+            )
+            assertEquals(0, ok.exitCode, ok.toString())
+            assertTrue(ok.stdout.contains("netty on 127.0.0.1:${s.port} (pid ${s.pid},"), ok.toString())
+            val text = json.readText()
+            assertTrue(text.contains("\"server.remote\""), "the results say the server ran elsewhere")
+            assertTrue(
+                Regex(""""server.cpu"\s*:\s*\{\s*"score"\s*:\s*([0-9.]+)""").find(text)!!.groupValues[1]
+                    .toDouble() > 0,
+                "the serve process's CPU",
+            )
+
+            val tomcat = Jar.run("NoopBenchmark", "-p", "server=tomcat", jvmArgs = target(s))
+            assertEquals(2, tomcat.exitCode, tomcat.toString())
+            assertEquals(
+                "serverbench: the target 127.0.0.1:${s.port} runs netty, not -p server=tomcat: add -p server=netty, " +
+                    "or start the target with scripts/serve --server tomcat",
+                tomcat.stderr.trim().lines().last(),
+            )
+            val budget = Jar.run("NoopBenchmark", "-p", "server=netty", "-p", "cpus=1", jvmArgs = target(s))
+            assertEquals(2, budget.exitCode, budget.toString())
+            assertTrue(budget.stderr.contains("scripts/serve --cpus 1"), budget.toString())
+            val proxy = Jar.run("ProxyBenchmark.direct", "-p", "server=netty", jvmArgs = target(s))
+            assertEquals(2, proxy.exitCode, proxy.toString())
+            assertTrue(proxy.stderr.contains("cannot drive -Dserverbench.target"), proxy.toString())
+        } finally {
+            stop(s)
+        }
+    }
+
+    @Test
+    fun `the target killed mid-run fails the run in one line that names it`() {
+        val s = serve("netty")
+        try {
+            val started = Jar.start(
+                "NoopBenchmark", "-p", "server=netty", "-p", "concurrency=8", "-f", "1", "-i", "30", "-r", "1s",
+                jvmArgs = target(s),
+            )
+            // Kill the target once the jar measures (its first iteration line), then the jar must end by itself.
+            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120)
+            while (System.nanoTime() < deadline && !started.out.readText().contains("Iteration   2:")) Thread.sleep(200)
+            s.process.destroyForcibly().waitFor()
+            assertTrue(started.process.waitFor(3, TimeUnit.MINUTES), "the run ended after its target died")
+            val out = started.out.readText() + started.err.readText()
+            assertEquals(1, started.process.exitValue(), out.takeLast(3000))
+            assertTrue(out.contains("127.0.0.1:${s.port}"), out.takeLast(3000))
+        } finally {
+            stop(s)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package serverbench.launcher
+
+import org.junit.jupiter.api.AfterAll
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.BeforeAll
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.TestInstance
+import org.openjdk.jmh.annotations.Mode
+import serverbench.fixture.RemoteTarget
+import serverbench.fixture.ServeAdmin
+import serverbench.fixture.ServerFixture
+import serverbench.fixture.ServerKind
+import kotlin.test.assertEquals
+import kotlin.test.assertNull
+import kotlin.test.assertTrue
+
+/**
+ * What the launcher refuses with `-Dserverbench.target` before any fork starts, each in one line; the target is a
+ * Netty server and its admin endpoint in this JVM, as `scripts/serve` runs them (127.0.0.1 only).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TargetCheckTest {
+    private lateinit var admin: ServeAdmin
+    private lateinit var server: ServerFixture
+
+    @BeforeAll
+    fun start() {
+        admin = ServeAdmin.start(ServerKind.NETTY, "127.0.0.1", 0)
+        server = ServerFixture.start(ServerKind.NETTY)
+    }
+
+    @AfterAll
+    fun stop() {
+        server.close()
+        admin.close()
+    }
+
+    @AfterEach
+    fun clear() {
+        listOf(RemoteTarget.TARGET, RemoteTarget.ADMIN).forEach { System.clearProperty(it) }
+    }
+
+    private fun aim(adminPort: Int = admin.address.port) {
+        System.setProperty(RemoteTarget.TARGET, "127.0.0.1:${server.port}")
+        System.setProperty(RemoteTarget.ADMIN, adminPort.toString())
+    }
+
+    private fun run(benchmark: String, vararg params: Pair<String, String>) =
+        Plan.Run("serverbench.benchmarks.$benchmark", Mode.Throughput, linkedMapOf(*params), 10)
+
+    private val netty = run("NoopBenchmark.hello", "server" to "netty", "cpus" to "unlimited", "cpuset" to "none")
+
+    @Test
+    fun `without a target nothing is asked, with the stack it runs nothing is refused`() {
+        assertNull(TargetCheck.problem(listOf(netty), profiled = true))
+        aim()
+        assertNull(TargetCheck.problem(listOf(netty), profiled = false))
+    }
+
+    @Test
+    fun `a stack the target does not run is refused, naming both`() {
+        aim()
+        val tomcat = run("NoopBenchmark.hello", "server" to "tomcat")
+        assertEquals(
+            "the target 127.0.0.1:${server.port} runs netty, not -p server=tomcat: add -p server=netty, or start " +
+                "the target with scripts/serve --server tomcat",
+            TargetCheck.problem(listOf(netty, tomcat), profiled = false),
+        )
+    }
+
+    @Test
+    fun `a budget, a flamegraph or a family that needs its server here say how to do it on the target`() {
+        aim()
+        val budget = run("NoopBenchmark.hello", "server" to "netty", "cpus" to "1", "cpuset" to "none")
+        assertEquals(
+            "-p cpus=1 budgets a server the benchmark starts; with -Dserverbench.target set the budget where the " +
+                "target runs: scripts/serve --cpus 1",
+            TargetCheck.problem(listOf(budget), profiled = false),
+        )
+        assertTrue(TargetCheck.problem(listOf(netty), profiled = true)!!.startsWith("-prof flame profiles"))
+        val proxy = run("ProxyBenchmark.direct", "server" to "netty")
+        val line = TargetCheck.problem(listOf(proxy), profiled = false)!!
+        assertTrue(line.startsWith("ProxyBenchmark.direct (server=netty) cannot drive -Dserverbench.target: "), line)
+    }
+
+    @Test
+    fun `a target without an answering admin endpoint is one line`() {
+        aim(adminPort = java.net.ServerSocket(0).use { it.localPort }) // nothing listens there any more
+        val line = TargetCheck.problem(listOf(netty), profiled = false)!!
+        assertTrue(line.startsWith("no serverbench admin endpoint at http://127.0.0.1:"), line)
+        assertEquals(1, line.lines().size)
+    }
+}
