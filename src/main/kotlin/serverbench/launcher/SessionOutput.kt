@@ -64,9 +64,12 @@ class SessionOutput(private val delegate: OutputFormat) : OutputFormat by delega
     override fun endBenchmark(result: BenchmarkResult?) {
         if (result == null || Completeness.isComplete(result)) return delegate.endBenchmark(result)
         val planned = result.params.measurement.count * maxOf(1, result.params.forks)
+        // What was measured before the failure stays readable here, never as a result: a result is a whole run.
+        val measured = result.iterationResults.joinToString(", ") { "%,.0f".format(it.primaryResult.score) }
+        val kept = if (measured.isEmpty()) "" else " (${result.primaryResult.scoreUnit} per iteration: $measured)"
         delegate.println(
             "serverbench: ${RunName.of(result.params)} FAILED after ${result.iterationResults.size} " +
-                "of $planned measurement iterations; its partial numbers are discarded",
+                "of $planned measurement iterations$kept; not written to the results, which hold whole runs only",
         )
         delegate.println("")
     }

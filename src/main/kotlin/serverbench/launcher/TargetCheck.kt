@@ -1,5 +1,6 @@
 package serverbench.launcher
 
+import serverbench.benchmarks.Knobs
 import serverbench.fixture.CpuPlacement
 import serverbench.fixture.RemoteTarget
 
@@ -10,6 +11,10 @@ import serverbench.fixture.RemoteTarget
  * apply it on the target instead, as a fork would fail it only after minutes of other runs.
  */
 object TargetCheck {
+    /** Parameters that set the server's Spring properties (TunableHttpBenchmark, PooledHttpBenchmark). */
+    private val SERVER_KNOBS =
+        setOf(Knobs.TOMCAT_MAX_THREADS, Knobs.NETTY_IO_WORKERS, Knobs.VIRTUAL_THREADS, "poolSize")
+
     fun problem(runs: List<Plan.Run>, profiled: Boolean): String? {
         val target = try {
             RemoteTarget.fromSystemProperties() ?: return null
@@ -32,6 +37,13 @@ object TargetCheck {
         for (run in runs) {
             val why = ParamCheck.benchmark(run)?.inProcessOnly ?: continue
             return "${run.describe()} cannot drive -D${RemoteTarget.TARGET}: $why"
+        }
+        for (run in runs) {
+            val knob = run.params.entries.firstOrNull { (k, v) -> k in SERVER_KNOBS && !Knobs.unset(k, v) }
+                ?: continue
+            return "-p ${knob.key}=${knob.value} sets a property of a server the benchmark starts; a target takes " +
+                "its properties where it runs: JAVA_OPTS='-D<property>=<value>' scripts/serve ... (README, " +
+                "\"Server knobs\")"
         }
         val status = try {
             target.status()

@@ -91,6 +91,13 @@ object Report {
                 "scheduled send (corrected for coordinated omission) and \"uncorrected p99\" from its actual send. ",
         )
         out.append("req/s counts successful, validated responses only; ± is JMH's 99.9 % interval.")
+        if (head.any { "server.remote" in it.secondary }) {
+            out.append(
+                " Runs against a server on its own host (`-Dserverbench.target`): its CPU, heap, threads and " +
+                    "throttling were measured in that server's process (over its admin endpoint), latency, req/s " +
+                    "and the client's CPU in the benchmark's JVM.",
+            )
+        }
         if (base != null) {
             out.append(
                 " Change vs baseline in %; **bold** with ▲ (better) or ▼ (worse) only where the two runs' 99.9 % " +

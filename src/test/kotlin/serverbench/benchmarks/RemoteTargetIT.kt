@@ -68,7 +68,7 @@ class RemoteTargetIT {
             val budget = Jar.run("NoopBenchmark", "-p", "server=netty", "-p", "cpus=1", jvmArgs = target(s))
             assertEquals(2, budget.exitCode, budget.toString())
             assertTrue(budget.stderr.contains("scripts/serve --cpus 1"), budget.toString())
-            val proxy = Jar.run("ProxyBenchmark.direct", "-p", "server=netty", jvmArgs = target(s))
+            val proxy = Jar.run("ProxyBenchmark.jdkBlocking", "-p", "server=netty", jvmArgs = target(s))
             assertEquals(2, proxy.exitCode, proxy.toString())
             assertTrue(proxy.stderr.contains("cannot drive -Dserverbench.target"), proxy.toString())
         } finally {

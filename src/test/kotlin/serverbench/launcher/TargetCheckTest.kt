@@ -78,9 +78,12 @@ class TargetCheckTest {
             TargetCheck.problem(listOf(budget), profiled = false),
         )
         assertTrue(TargetCheck.problem(listOf(netty), profiled = true)!!.startsWith("-prof flame profiles"))
-        val proxy = run("ProxyBenchmark.direct", "server" to "netty")
+        val knob =
+            run("BlockingIoBenchmark.direct", "server" to "netty", "tomcatMaxThreads" to "n/a", "poolSize" to "8")
+        assertTrue(TargetCheck.problem(listOf(knob), profiled = false)!!.startsWith("-p poolSize=8 sets a property"))
+        val proxy = run("ProxyBenchmark.jdkBlocking", "server" to "netty")
         val line = TargetCheck.problem(listOf(proxy), profiled = false)!!
-        assertTrue(line.startsWith("ProxyBenchmark.direct (server=netty) cannot drive -Dserverbench.target: "), line)
+        assertTrue(line.startsWith("ProxyBenchmark.jdkBlocking (server=netty) cannot drive -Dserverbench.target: "), line)
     }
 
     @Test

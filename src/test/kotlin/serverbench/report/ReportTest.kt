@@ -67,6 +67,19 @@ class ReportTest {
     }
 
     @Test
+    fun `a report of runs against a target says which host measured which figures, others do not`() {
+        fun noop(secondary: Map<String, Metric>) = Run(
+            "serverbench.benchmarks.NoopBenchmark.hello",
+            mapOf("server" to "netty"),
+            Metric(100.0, 1.0, "ops/s"),
+            secondary,
+        )
+        val remote = Report.markdown(listOf(noop(mapOf("server.remote" to Metric(1.0, 0.0, "flag")))), "x", null, null)
+        assertTrue(remote.contains("measured in that server's process"), remote)
+        assertFalse(Report.markdown(listOf(noop(emptyMap())), "x", null, null).contains("that server's process"))
+    }
+
+    @Test
     fun `the database family's rows show how long requests waited for a pooled connection, other families do not`() {
         val db = Run(
             "serverbench.benchmarks.DatabaseBenchmark.jdbc",
