@@ -16,7 +16,7 @@ import serverbench.client.LoadClient
  * - `littlesLaw` (closed loop, iterations of at least 10 mean latencies): req/s × mean latency ÷ concurrency should be
  *   1 (each connection always has exactly one request in flight). Outside [0.9, 1.1], requests spent time the latency
  *   does not show (the client slow to send the next request, failures, reconnects), or the concurrency was not what was
- *   asked.
+ *   asked. When `clientSaturated` fired too, the line names that as the cause instead.
  * - `unanswered`: requests sent before the iteration were still unanswered at its end, older than the iteration and
  *   3 × its p99. A closed loop's latency covers answered requests only, so starved connections would otherwise be
  *   invisible until the client timeout.
@@ -96,10 +96,14 @@ object Guards {
         } else {
             val ratio = littlesLawRatio(report)
             out[LITTLES_LAW] = if (!ratio.isNaN() && (ratio < 0.9 || ratio > 1.1)) {
-                (
-                    "Little's law does not hold: req/s × mean latency ÷ concurrency = %.3f, outside [0.9, 1.1]: " +
-                        "requests spent time the latency does not show (client slow to send, failures or reconnects)"
-                    ).format(ratio)
+                // One cause named once: a saturated client delays its sends, which is what clientSaturated says.
+                val why = if (out[CLIENT_SATURATED] != null) {
+                    "the load client is saturated (clientSaturated), so requests waited in it before they were sent"
+                } else {
+                    "requests spent time the latency does not show (client slow to send, failures or reconnects)"
+                }
+                "Little's law does not hold: req/s × mean latency ÷ concurrency = %.3f, outside [0.9, 1.1]: %s"
+                    .format(ratio, why)
             } else {
                 null
             }

@@ -83,7 +83,8 @@ class TargetCheckTest {
         assertTrue(TargetCheck.problem(listOf(knob), profiled = false)!!.startsWith("-p poolSize=8 sets a property"))
         val proxy = run("ProxyBenchmark.jdkBlocking", "server" to "netty")
         val line = TargetCheck.problem(listOf(proxy), profiled = false)!!
-        assertTrue(line.startsWith("ProxyBenchmark.jdkBlocking (server=netty) cannot drive -Dserverbench.target: "), line)
+        val expected = "ProxyBenchmark.jdkBlocking (server=netty) cannot drive -Dserverbench.target: "
+        assertTrue(line.startsWith(expected), line)
     }
 
     @Test

@@ -57,6 +57,21 @@ class GuardsTest {
     }
 
     @Test
+    fun `with a saturated client, Little's law names that cause once instead of blaming the server`() {
+        // A client thread at 0.95 of a core and 0.8 requests in flight per connection: they waited in the client.
+        val saturated = closed(perSecond = 800, latencyMs = 10, connections = 10, clientCpuMs = 950)
+        val guards = Guards.check(saturated, cores = 2)
+        assertNotNull(guards[Guards.CLIENT_SATURATED])
+        val warning = assertNotNull(guards[Guards.LITTLES_LAW])
+        assertTrue(warning.contains("0.800") && warning.contains("the load client is saturated"), warning)
+        assertTrue("requests spent time the latency does not show" !in warning, warning)
+        // Without saturation the general causes stay.
+        val unsaturated = closed(perSecond = 800, latencyMs = 10, connections = 10)
+        val slow = assertNotNull(Guards.check(unsaturated, cores = 2)[Guards.LITTLES_LAW])
+        assertTrue(slow.contains("requests spent time the latency does not show"), slow)
+    }
+
+    @Test
     fun `Little's law is not checked in an iteration shorter than 10 mean latencies`() {
         // 1 s of 200 ms requests: the requests at the window's edges would dominate.
         val short = closed(perSecond = 30, latencyMs = 200, connections = 10)
