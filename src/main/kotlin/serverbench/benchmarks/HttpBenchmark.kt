@@ -149,7 +149,7 @@ abstract class HttpBenchmark {
             require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
             require(rate >= 0) { "rate must be >= 0 requests/s (0 = closed loop), was $rate" }
             FileDescriptors.require(concurrency, descriptorsPerConnection)
-            val threads = LoadSplit.threads(clientThreads)
+            var threads = LoadSplit.threads(clientThreads)
             variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
             val settings = clientSettings()
@@ -164,6 +164,9 @@ abstract class HttpBenchmark {
                 TargetServer.connect(target, kind, placement, name, inProcessOnly, serverProperties())
             }.also { this.sut = it }
             sut.verify(request, settings)
+            if (clientThreads == LoadSplit.AUTO && sut.remote) {
+                threads = LoadSplit.autoRemote(sut.processors, Runtime.getRuntime().availableProcessors())
+            }
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
             val client =
                 LoadGroup(

@@ -30,6 +30,9 @@ internal abstract class ServerUnderTest : AutoCloseable {
     /** Where the server-side figures come from. */
     abstract val resources: ResourceSource
 
+    /** Processors the server may use: this JVM's (the budget's, under one), or the target's. */
+    abstract val processors: Int
+
     /** The setup line's "netty on /127.0.0.1:40079: context started in 812 ms" part. */
     abstract fun describe(): String
 
@@ -53,6 +56,7 @@ internal class InProcessServer private constructor(
 ) : ServerUnderTest() {
     override val address: InetSocketAddress get() = fixture.address
     override val remote = false
+    override val processors: Int get() = Runtime.getRuntime().availableProcessors()
     private var throttlingStart: CpuBudget.Throttling? = null
     private val meter = ResourceMeter(object : InFlightGauge {
         override fun resetMax() = ServerProbe.resetMax()
@@ -149,7 +153,9 @@ internal class TargetServer private constructor(private val target: RemoteTarget
     override val address: InetSocketAddress get() = target.address
     override val remote = true
     override val resources = RemoteResources(target)
-    private val description = target.describe(target.requireServer(kind))
+    private val status = target.requireServer(kind)
+    private val description = target.describe(status)
+    override val processors: Int get() = status.availableProcessors
 
     override fun describe() = "$description; server-side figures from that process, the client's from this JVM"
 

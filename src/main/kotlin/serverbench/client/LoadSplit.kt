@@ -33,8 +33,8 @@ class LoadSplit private constructor(
         /**
          * `auto`: one client thread per [PROCESSORS_PER_THREAD] processors this JVM may use (the server's budget under
          * `-p cpus`/`-p cpuset`), at least one, so exactly 1 below 8 processors: every figure measured on 2 cores stays
-         * comparable. Why 4: the client costs a quarter or less of what the server spends per request (README, "Client
-         * threads"), so a quarter of the cores keeps the client ahead of the server.
+         * comparable. Why 4: sharing the cores, the client needs c ÷ (s + c) of them (c, s: client and server CPU per
+         * request), measured at 0.19–0.24 (README, "Client threads"): under a quarter.
          */
         const val PROCESSORS_PER_THREAD = 4
 
@@ -42,6 +42,21 @@ class LoadSplit private constructor(
         const val MAX_THREADS = 256
 
         fun auto(processors: Int): Int = maxOf(1, processors / PROCESSORS_PER_THREAD)
+
+        /**
+         * `auto` for a server on its own host with [serverProcessors]: the server no longer gives cores to the client,
+         * so it can serve more, and the client needs a thread per [REMOTE_PROCESSORS_PER_THREAD] of its processors
+         * (rounded up), but no more than this host's [clientProcessors].
+         */
+        fun autoRemote(serverProcessors: Int, clientProcessors: Int): Int =
+            ((serverProcessors + REMOTE_PROCESSORS_PER_THREAD - 1) / REMOTE_PROCESSORS_PER_THREAD)
+                .coerceIn(1, maxOf(1, clientProcessors))
+
+        /**
+         * A thread's worth of server when client and server do not share cores: the client costs c ÷ s of the server's
+         * CPU per request, measured at 0.23–0.32 (README, "Client threads"): up to a third.
+         */
+        const val REMOTE_PROCESSORS_PER_THREAD = 3
 
         /** `-p clientThreads` as typed: `auto` or a count; throws [IllegalArgumentException] naming the parameter. */
         fun threads(value: String, processors: Int = Runtime.getRuntime().availableProcessors()): Int {

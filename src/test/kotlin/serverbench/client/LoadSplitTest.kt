@@ -48,6 +48,8 @@ class LoadSplitTest {
     fun `auto is one thread per 4 processors, exactly 1 on 2 cores`() {
         assertEquals(listOf(1, 1, 1, 2, 4, 8, 16), listOf(1, 2, 4, 8, 16, 32, 64).map { LoadSplit.threads("auto", it) })
         assertEquals(3, LoadSplit.threads("3", 2))
+        // A server on its own host: a thread per 3 of its processors, at most this host's.
+        assertEquals(listOf(1, 1, 2, 3, 6, 8), listOf(1, 2, 4, 8, 16, 32).map { LoadSplit.autoRemote(it, 8) })
         for (bad in listOf("0", "-1", "x", "257", "")) {
             val e = assertFailsWith<IllegalArgumentException> { LoadSplit.threads(bad, 2) }
             assertEquals("clientThreads must be auto or an integer from 1 to 256, was '$bad'", e.message)
