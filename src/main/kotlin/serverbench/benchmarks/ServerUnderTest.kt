@@ -6,6 +6,7 @@ import serverbench.client.LoadGroup
 import serverbench.client.Request
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
+import serverbench.fixture.DownstreamStub
 import serverbench.fixture.RemoteTarget
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
@@ -58,11 +59,15 @@ internal class InProcessServer private constructor(
     override val remote = false
     override val processors: Int get() = Runtime.getRuntime().availableProcessors()
     private var throttlingStart: CpuBudget.Throttling? = null
-    private val meter = ResourceMeter(object : InFlightGauge {
-        override fun resetMax() = ServerProbe.resetMax()
+    private val meter = ResourceMeter(
+        object : InFlightGauge {
+            override fun resetMax() = ServerProbe.resetMax()
 
-        override fun max() = ServerProbe.inFlightMax
-    })
+            override fun max() = ServerProbe.inFlightMax
+        },
+        // The proxy family's downstream stub stands for other machines: its CPU and garbage are not the server's.
+        outside = { it.startsWith(DownstreamStub.THREAD_PREFIX) },
+    )
 
     /** The JVM's figures, and the budget's CFS counters over the same span. */
     override val resources = object : ResourceSource {

@@ -134,7 +134,10 @@ class LoadMetricsProfiler : InternalProfiler {
             }
             if (resources.processCpuNanos >= 0) {
                 val inProcessClient = if (resources.remoteServer == null) client.clientCpuNanos else 0L
-                val server = (resources.processCpuNanos - inProcessClient).coerceAtLeast(0).toDouble()
+                val server =
+                    (resources.processCpuNanos - inProcessClient - resources.outsideCpuNanos).coerceAtLeast(
+                        0,
+                    ).toDouble()
                 out += RatioResult("server.cpu", "cores", server, wall)
                 out += RatioResult("server.cpuPerReq", "ms", server, requests, scale = 1e-6)
                 report.budget?.cpus?.let { cpus ->
@@ -148,7 +151,8 @@ class LoadMetricsProfiler : InternalProfiler {
                 out += RatioResult("server.throttledMs", "ms/s", t.throttledNanos.toDouble(), wall, scale = 1e3)
             }
             if (resources.allocatedBytes >= 0) {
-                out += RatioResult("heap.allocPerReq", "bytes", resources.allocatedBytes.toDouble(), requests)
+                val allocated = (resources.allocatedBytes - resources.outsideAllocatedBytes).coerceAtLeast(0)
+                out += RatioResult("heap.allocPerReq", "bytes", allocated.toDouble(), requests)
             }
             resources.allocLowerBound?.let {
                 out += ScalarResult("heap.allocLowerBound", if (it) 1.0 else 0.0, "share", AggregationPolicy.AVG)

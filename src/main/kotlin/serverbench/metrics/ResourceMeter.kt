@@ -18,6 +18,8 @@ class ResourceMeter(
      * [com.sun.management.ThreadMXBean.getTotalThreadAllocatedBytes] must.
      */
     useTotal: Boolean = true,
+    /** Threads (by name) in this JVM that are not the server's: measured apart ([ResourceReport.outsideCpuNanos]). */
+    private val outside: (String) -> Boolean = { false },
 ) : ResourceSource {
     private val threads = ManagementFactory.getThreadMXBean()
     private val os = ManagementFactory.getOperatingSystemMXBean() as? com.sun.management.OperatingSystemMXBean
@@ -44,6 +46,9 @@ class ResourceMeter(
     private var threadIdsStart: Set<Long> = emptySet()
     private var startedStart = 0L
 
+    /** CPU and allocated bytes of each outside thread at [begin]; a thread that starts later counts from 0. */
+    private var outsideStart: Map<Long, Pair<Long, Long>> = emptyMap()
+
     override fun begin() {
         threads.resetPeakThreadCount()
         inFlight?.resetMax()
@@ -52,6 +57,7 @@ class ResourceMeter(
             startedStart = threads.totalStartedThreadCount
         }
         machineStart = MachineCpu.sample()
+        outsideStart = outsideThreads().associateWith { cpuAndAllocated(it) }
         cpuStart = processCpuNanos()
         allocatedStart = allocatedBytes()
     }
@@ -59,6 +65,14 @@ class ResourceMeter(
     override fun end(): ResourceReport {
         val cpu = processCpuNanos() - cpuStart
         val allocated = allocatedBytes() - allocatedStart
+        var outsideCpu = 0L
+        var outsideAllocated = 0L
+        for (id in outsideThreads()) {
+            val (c, a) = cpuAndAllocated(id)
+            val (c0, a0) = outsideStart[id] ?: (0L to 0L)
+            outsideCpu += (c - c0).coerceAtLeast(0)
+            outsideAllocated += (a - a0).coerceAtLeast(0)
+        }
         val machine = MachineCpu.busyShare(machineStart, MachineCpu.sample())
         return ResourceReport(
             processCpuNanos = cpu,
@@ -69,6 +83,8 @@ class ResourceMeter(
             inFlightMax = inFlight?.max() ?: -1,
             machineBusy = machine,
             allocLowerBound = if (totalAllocated != null || allocated < 0) null else threadsCameAndWent(),
+            outsideCpuNanos = outsideCpu,
+            outsideAllocatedBytes = outsideAllocated,
         )
     }
 
@@ -94,6 +110,13 @@ class ResourceMeter(
     }
 
     private fun processCpuNanos(): Long = os?.processCpuTime ?: -1
+
+    /** Live threads whose names [outside] matches (none unless it was given). */
+    private fun outsideThreads(): List<Long> = threads.getThreadInfo(threads.allThreadIds)
+        .filter { it != null && outside(it.threadName) }.map { it.threadId }
+
+    private fun cpuAndAllocated(id: Long): Pair<Long, Long> = threads.getThreadCpuTime(id).coerceAtLeast(0) to
+        (hotspotThreads?.getThreadAllocatedBytes(id) ?: 0).coerceAtLeast(0)
 
     private fun allocatedBytes(): Long {
         val hotspot = hotspotThreads ?: return -1

@@ -18,4 +18,11 @@ class ResourceReport(
      * alone, with no client thread to subtract; [machineBusy] stays this (the client's) machine's.
      */
     val remoteServer: String? = null,
+    /**
+     * CPU and heap allocations of this JVM's threads that are not the server's though they run beside it (the proxy
+     * family's downstream stub, a stand-in for other machines): [processCpuNanos] and [allocatedBytes] include them,
+     * the server's figures subtract them.
+     */
+    val outsideCpuNanos: Long = 0,
+    val outsideAllocatedBytes: Long = 0,
 )

@@ -22,6 +22,61 @@ class ResourceMeterTest {
     }
 
     @Test
+    fun `threads that are not the server's (the proxy's downstream stub) are measured apart`() {
+        val go = java.util.concurrent.CountDownLatch(1)
+        val spun = java.util.concurrent.CountDownLatch(1)
+        val release = java.util.concurrent.CountDownLatch(1)
+        val kept = java.util.concurrent.atomic.AtomicReference<ByteArray>()
+        // Alive for the whole measurement, as the stub's event loops are for a whole trial.
+        val stub = Thread({
+            go.await()
+            val end = System.nanoTime() + 200_000_000
+            var x = 0L
+            while (System.nanoTime() < end) x += x xor 7
+            kept.set(ByteArray(8 shl 20).also { it[0] = x.toByte() })
+            spun.countDown()
+            release.await()
+        }, "downstream-stub-9-1").apply { start() }
+        val meter = ResourceMeter(outside = { it.startsWith("downstream-stub") })
+        val unaware = ResourceMeter()
+        meter.begin()
+        unaware.begin()
+        go.countDown()
+        spun.await()
+        val report = meter.end()
+        val before = unaware.end()
+        release.countDown()
+        stub.join()
+        assertTrue(report.outsideCpuNanos >= 100_000_000, "stub CPU ${report.outsideCpuNanos}")
+        assertTrue(report.outsideCpuNanos <= report.processCpuNanos, "within the process's")
+        assertTrue(report.outsideAllocatedBytes >= 8 shl 20, "stub allocations ${report.outsideAllocatedBytes}")
+        assertEquals(0, before.outsideCpuNanos, "a meter told of no outside threads bills them to the server")
+    }
+
+    @Test
+    fun `the server's CPU and allocations leave out the client's thread and the outside threads`() {
+        val client = serverbench.client.ClientReport(
+            latencyMicros = org.HdrHistogram.Histogram(3_600_000_000L, 3).apply { recordValueWithCount(1000, 1000) },
+            successes = 1000,
+            failures = serverbench.client.FailureCounts(),
+            reconnects = 0,
+            clientCpuNanos = 100_000_000,
+            wallNanos = 1_000_000_000,
+            connections = 1,
+        )
+        val resources = ResourceReport(
+            processCpuNanos = 1_000_000_000,
+            allocatedBytes = 1_000_000,
+            peakThreads = 10,
+            outsideCpuNanos = 400_000_000,
+            outsideAllocatedBytes = 400_000,
+        )
+        val results = LoadMetricsProfiler.results(IterationReport(client, resources)).associateBy { it.label }
+        assertEquals(0.5, results.getValue("server.cpu").score, 1e-9)
+        assertEquals(600.0, results.getValue("heap.allocPerReq").score, 1e-9)
+    }
+
+    @Test
     fun `counting live threads only, the figure is flagged a lower bound when threads came and went`() {
         val meter = ResourceMeter(useTotal = false)
         meter.begin()
