@@ -20,8 +20,9 @@ import java.time.Instant
  * time, passed as `session=`), which then records in the result file which files each run made; without it (JMH run
  * some other way) the graphs go to `profiles/<Class.method>/...`.
  *
- * By default the load client's thread is left out (`exclude=*jmhTest*`: every stack of the JMH benchmark thread, which
- * is the client, passes through JMH's generated `_jmhTest` frame), so the graph shows the server's time only.
+ * By default the load client's threads are left out (`exclude=*jmhTest*`: every stack of the JMH benchmark thread,
+ * which is the client, passes through JMH's generated `_jmhTest` frame; `exclude=*ClientWorker*`: the other client
+ * threads'), so the graph shows the server's time only.
  * Default event: `wall` for benchmarks whose handlers wait (BlockingIo, Proxy, CompletableFuture, Delay), where CPU
  * samples would miss the waiting; `cpu` otherwise.
  *
@@ -103,7 +104,9 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         // async-profiler's command is comma-separated, and the directory name has commas: write beside, then move.
         val temp = File.createTempFile("serverbench-flame", ".html")
         // exclude is an output filter: it applies when the graph is written.
-        val exclude = if (threads == "server") ",exclude=*jmhTest*" else ""
+        // The benchmark thread's stacks pass through JMH's _jmhTest frame, the other client threads' through
+        // ClientWorker.run (-p clientThreads).
+        val exclude = if (threads == "server") ",exclude=*jmhTest*,exclude=*ClientWorker*" else ""
         // The same samples as collapsed stacks too: greppable, and what differential flamegraph tools take.
         val collapsed = File.createTempFile("serverbench-flame", ".collapsed")
         profiler.execute("dump,collapsed,file=${collapsed.absolutePath}$exclude")
