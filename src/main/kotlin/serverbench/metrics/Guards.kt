@@ -49,14 +49,14 @@ object Guards {
             busiestCores >= CLIENT_CORE && threads.size <= 1 ->
                 (
                     "the load client's thread used %.2f of a core: the client is the bottleneck, so req/s " +
-                        "understates the server (more client threads: %s)"
-                    ).format(busiestCores, moreThreads(threads.size))
+                        "understates the server (%s)"
+                    ).format(busiestCores, fix(threads.size, machineBusy))
 
             busiestCores >= CLIENT_CORE ->
                 (
                     "client thread %d of %d used %.2f of a core: the client is the bottleneck, so req/s understates " +
-                        "the server (more client threads: %s)"
-                    ).format(busiest, threads.size, busiestCores, moreThreads(threads.size))
+                        "the server (%s)"
+                    ).format(busiest, threads.size, busiestCores, fix(threads.size, machineBusy))
 
             clientCores > 0.5 && machineBusy >= 0.9 ->
                 (
@@ -111,8 +111,16 @@ object Guards {
         return out
     }
 
-    /** The fix for a saturated client: twice the threads, as `-p clientThreads=N` says it. */
-    private fun moreThreads(threads: Int) = "-p clientThreads=${2 * threads}"
+    /**
+     * The fix for a saturated client: twice the threads; but where the machine's cores were all busy, more client
+     * threads would only take the server's (measured: README, "Client threads"), so the server needs a host of its own.
+     */
+    private fun fix(threads: Int, machineBusy: Double) = if (machineBusy >= 0.9) {
+        "the machine's cores were %.0f %% busy, so more client threads would take the server's: run the server on its "
+            .format(100 * machineBusy) + "own host (-Dserverbench.target)"
+    } else {
+        "more client threads: -p clientThreads=${2 * threads}"
+    }
 
     /**
      * Closed loop: successes per second × mean latency ÷ connections (1.0 when every connection is always busy). NaN

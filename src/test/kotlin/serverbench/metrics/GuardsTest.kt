@@ -57,6 +57,17 @@ class GuardsTest {
     }
 
     @Test
+    fun `a saturated client's line names the fix that fits the machine: more threads, or a host for the server`() {
+        val spare = closed(perSecond = 1000, latencyMs = 10, connections = 10, clientCpuMs = 950, machineBusy = 0.6)
+        val more = assertNotNull(Guards.check(spare, cores = 16)[Guards.CLIENT_SATURATED])
+        assertTrue(more.endsWith("(more client threads: -p clientThreads=2)"), more)
+        val full = closed(perSecond = 1000, latencyMs = 10, connections = 10, clientCpuMs = 950, machineBusy = 0.97)
+        val host = assertNotNull(Guards.check(full, cores = 2)[Guards.CLIENT_SATURATED])
+        assertTrue(host.contains("97 % busy") && host.contains("-Dserverbench.target"), host)
+        assertTrue("clientThreads" !in host, host)
+    }
+
+    @Test
     fun `with a saturated client, Little's law names that cause once instead of blaming the server`() {
         // A client thread at 0.95 of a core and 0.8 requests in flight per connection: they waited in the client.
         val saturated = closed(perSecond = 800, latencyMs = 10, connections = 10, clientCpuMs = 950)
