@@ -57,7 +57,7 @@ class GuardsTest {
     }
 
     @Test
-    fun `a saturated client's line names the fix that fits the machine: more threads, or a host for the server`() {
+    fun `a saturated client's line names the fix that fits the machine, more threads or a host for the server`() {
         val spare = closed(perSecond = 1000, latencyMs = 10, connections = 10, clientCpuMs = 950, machineBusy = 0.6)
         val more = assertNotNull(Guards.check(spare, cores = 16)[Guards.CLIENT_SATURATED])
         assertTrue(more.endsWith("(more client threads: -p clientThreads=2)"), more)
