@@ -54,7 +54,7 @@ internal class MeasuredIterations {
     fun threadLine(): String? {
         if (threadSuccesses.size < 2) return null
         val counts = threadSuccesses.toList()
-        val spread = 100.0 * (counts.max() - counts.min()) / counts.average().coerceAtLeast(1.0)
+        val spread = 100.0 * ClientReport.spread(counts)
         return "client threads' own successes in the measured iterations: " +
             counts.joinToString(" / ") { "%,d".format(it) } + " (spread %.1f %% of their mean)".format(spread)
     }

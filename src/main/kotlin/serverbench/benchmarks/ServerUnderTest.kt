@@ -38,10 +38,7 @@ internal abstract class ServerUnderTest : AutoCloseable {
     abstract fun describe(): String
 
     /** One validated request to [request]'s endpoint, before any load; throws saying what was wrong. */
-    open fun verify(request: Request, settings: ClientSettings) {
-        // A probe sends one request: a tolerated failure would leave it waiting for a success that never comes.
-        LoadGroup(address, 1, request, settings.copy(maxErrors = 0), remoteAllowed = remote).use { it.probe() }
-    }
+    open fun verify(request: Request, settings: ClientSettings) = LoadGroup.verify(address, request, settings, remote)
 
     /** Before the client's window opens. */
     open fun beginIteration() {}
@@ -182,12 +179,8 @@ internal class TargetServer private constructor(private val target: RemoteTarget
             properties: Map<String, Any>,
         ): TargetServer {
             require(!placement.limited) {
-                val serve = listOfNotNull(
-                    placement.cpus?.let { "--cpus ${CpuPlacement.format(it)}" },
-                    placement.cpuset?.let { "--cpuset ${CpuPlacement.list(it)}" },
-                ).joinToString(" ")
                 "-p $placement budgets a server this JVM starts; a target's budget is set where it runs: " +
-                    "scripts/serve --server ${kind.id} $serve"
+                    "scripts/serve --server ${kind.id} ${placement.serveOptions()}"
             }
             require(inProcessOnly == null) { "$benchmark cannot drive -D${RemoteTarget.TARGET}: $inProcessOnly" }
             require(properties.isEmpty()) {

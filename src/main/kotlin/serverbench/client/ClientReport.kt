@@ -51,6 +51,12 @@ class ClientReport(
     }
 
     companion object {
+        /** (most − fewest) ÷ mean of the client threads' own successes [counts]: 0 when they carried equal load. */
+        fun spread(counts: List<Long>): Double {
+            val mean = counts.average()
+            return if (mean > 0) (counts.max() - counts.min()) / mean else 0.0
+        }
+
         /**
          * The benchmark thread's report [own] (whose [successes] already count every thread's, as JMH did) and the
          * other threads' [others], as one: histograms merged, counts summed, the worst of each guard's input.

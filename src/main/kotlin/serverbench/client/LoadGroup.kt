@@ -100,6 +100,16 @@ class LoadGroup(
     }
 
     companion object {
+        /**
+         * One validated request to [request]'s endpoint at [address], on one connection, before any load; throws
+         * [LoadFailure] saying what was wrong. A probe sends one request: a tolerated failure would leave it waiting
+         * for a success that never comes, so it tolerates none.
+         */
+        fun verify(address: InetSocketAddress, request: Request, settings: ClientSettings, remoteAllowed: Boolean) =
+            LoadGroup(address, 1, request, settings.copy(maxErrors = 0), remoteAllowed = remoteAllowed).use {
+                it.probe()
+            }
+
         /** Thread names "loadclient-1", ...: what the CPU budget keeps outside the server's group (<= 15 chars). */
         const val THREAD_PREFIX = "loadclient-"
     }

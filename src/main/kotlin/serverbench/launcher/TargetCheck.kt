@@ -1,7 +1,6 @@
 package serverbench.launcher
 
 import serverbench.benchmarks.Knobs
-import serverbench.fixture.CpuPlacement
 import serverbench.fixture.RemoteTarget
 
 /**
@@ -27,12 +26,8 @@ object TargetCheck {
         }
         runs.firstOrNull { ParamCheck.placement(it).limited }?.let {
             val placement = ParamCheck.placement(it)
-            val serve = listOfNotNull(
-                placement.cpus?.let { c -> "--cpus ${CpuPlacement.format(c)}" },
-                placement.cpuset?.let { c -> "--cpuset ${CpuPlacement.list(c)}" },
-            ).joinToString(" ")
             return "-p $placement budgets a server the benchmark starts; with -D${RemoteTarget.TARGET} set the " +
-                "budget where the target runs: scripts/serve $serve"
+                "budget where the target runs: scripts/serve ${placement.serveOptions()}"
         }
         for (run in runs) {
             val why = ParamCheck.benchmark(run)?.inProcessOnly ?: continue

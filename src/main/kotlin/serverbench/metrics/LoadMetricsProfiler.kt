@@ -8,6 +8,7 @@ import org.openjdk.jmh.results.IterationResult
 import org.openjdk.jmh.results.Result
 import org.openjdk.jmh.results.ScalarResult
 import org.openjdk.jmh.runner.IterationType
+import serverbench.client.ClientReport
 import serverbench.client.FailureKind
 
 /**
@@ -43,13 +44,6 @@ class LoadMetricsProfiler : InternalProfiler {
     }
 
     companion object {
-        /** (most − fewest) ÷ mean of the client threads' own successes: 0 when they carried equal load. */
-        fun threadSpread(client: serverbench.client.ClientReport): Double {
-            val counts = client.threads.map { it.successes.toDouble() }
-            val mean = counts.average()
-            return if (mean > 0) (counts.max() - counts.min()) / mean else 0.0
-        }
-
         fun results(report: IterationReport): List<Result<*>> {
             val client = report.client
             val out = ArrayList<Result<*>>()
@@ -124,7 +118,17 @@ class LoadMetricsProfiler : InternalProfiler {
             out += RatioResult("client.cpuPerReq", "us", client.clientCpuNanos.toDouble(), requests, scale = 1e-3)
             out += ScalarResult("client.threads", client.threads.size.toDouble(), "threads", AggregationPolicy.MAX)
             if (client.threads.size > 1) {
-                out += ScalarResult("client.threadSpread", threadSpread(client), "share", AggregationPolicy.MAX)
+                out +=
+                    ScalarResult(
+                        "client.threadSpread",
+                        ClientReport.spread(
+                            client.threads.map {
+                                it.successes
+                            },
+                        ),
+                        "share",
+                        AggregationPolicy.MAX,
+                    )
             }
             val resources = report.resources ?: return out
             if (resources.remoteServer != null) {
