@@ -147,8 +147,8 @@ class LoadClient(
                 val end = if (windowOver) windowEnd + LATE_CALL_WAIT_NANOS else windowEnd
                 if (end - wakeAt < 0) wakeAt = end
             }
-            // The other threads' successes are returned within this long of their completion, so that only those of
-            // the last poll interval before JMH's deadline can miss its count (README, "Client threads").
+            // While waiting, poll the other threads' successes at least this often, so that only those completed after
+            // the last poll before JMH's deadline can miss its count (README, "Client threads").
             if (others != null && now + OTHERS_POLL_NANOS - wakeAt < 0) wakeAt = now + OTHERS_POLL_NANOS
             runOnce(now, wakeAt)
         }
