@@ -1,6 +1,7 @@
 package serverbench.app
 
 import kotlinx.coroutines.awaitCancellation
+import kotlinx.coroutines.reactor.awaitSingle
 import org.springframework.context.ConfigurableApplicationContext
 import org.springframework.http.MediaType
 import org.springframework.http.ResponseEntity
@@ -8,6 +9,8 @@ import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.RequestMapping
 import org.springframework.web.bind.annotation.RequestParam
 import org.springframework.web.bind.annotation.RestController
+import reactor.core.publisher.Mono
+import java.time.Duration
 import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.atomic.AtomicLong
 
@@ -62,8 +65,29 @@ class FaultEndpoints(private val context: ConfigurableApplicationContext) {
     @GetMapping("/hang")
     suspend fun hang(): String = awaitCancellation()
 
+    /**
+     * Answers each request [LATE_HOLD_MS] after it came: "ok", or 500 once [failLate] is set. The benchmark sets it
+     * when its last measurement window closes, so the requests then in flight fail while the client drains them
+     * (`SelfCheckBenchmark.failWhileDraining`).
+     */
+    @GetMapping("/late")
+    suspend fun late(): ResponseEntity<String> {
+        Mono.delay(Duration.ofMillis(LATE_HOLD_MS)).awaitSingle()
+        return if (failLate) {
+            ResponseEntity.status(500).body("failing after the last measurement")
+        } else {
+            ResponseEntity.ok(OK)
+        }
+    }
+
     companion object {
         const val OK = "ok"
+        const val LATE_HOLD_MS = 200L
+
+        /** Set by the benchmark in this JVM (the server is in-process for self-checks), read by [late]. */
+        @Volatile
+        @JvmStatic
+        var failLate = false
         const val TRUNCATED_LENGTH = 1000
 
         /** The message of the exception that cuts /fault/truncated short, which the server logs (tests expect it). */

@@ -236,10 +236,12 @@ abstract class HttpBenchmark {
     @TearDown(Level.Trial)
     fun finishTrial() {
         // Let the requests in flight finish (briefly) before the server stops: stopping Tomcat aborts async requests
-        // with an AsyncRequestTimeoutException warning per request otherwise.
-        runCatching { client?.drain(Duration.ofSeconds(5)) }
+        // with an AsyncRequestTimeoutException warning per request otherwise. A failure read meanwhile fails the run
+        // as one read in a window does, once everything is stopped.
+        val drained = runCatching { client?.drain(Duration.ofSeconds(5)) }
         stopClientAndServer()
         measured.printWarnings(runName)
+        drained.getOrThrow()
     }
 
     private fun stopClientAndServer() {

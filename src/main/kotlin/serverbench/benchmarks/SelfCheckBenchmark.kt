@@ -9,6 +9,7 @@ import org.openjdk.jmh.annotations.TearDown
 import serverbench.app.FaultEndpoints
 import serverbench.app.NoopEndpoints
 import serverbench.client.ClientSettings
+import serverbench.client.LoadGroup
 import serverbench.client.Request
 import java.net.InetAddress
 import java.net.ServerSocket
@@ -37,6 +38,7 @@ class SelfCheckBenchmark : HttpBenchmark() {
         "truncated" -> Request("/fault/truncated", FaultEndpoints.OK)
         "dieAfter" -> Request("/fault/dieAfter?ms=$failAfterMs", FaultEndpoints.OK)
         "startFailure" -> Request("/noop/hello", NoopEndpoints.HELLO)
+        "failWhileDraining" -> Request("/fault/late", FaultEndpoints.OK)
         else -> error("Unknown variant '$variant' in SelfCheckBenchmark")
     }
 
@@ -49,6 +51,14 @@ class SelfCheckBenchmark : HttpBenchmark() {
         if (variant != "startFailure") return emptyMap()
         val socket = ServerSocket(0, 1, InetAddress.getLoopbackAddress()).also { occupied = it }
         return mapOf("server.port" to socket.localPort)
+    }
+
+    override fun iterationStarted(client: LoadGroup) {
+        FaultEndpoints.failLate = false
+    }
+
+    override fun iterationEnded(client: LoadGroup, lastMeasurement: Boolean) {
+        if (variant == "failWhileDraining" && lastMeasurement) FaultEndpoints.failLate = true
     }
 
     @TearDown(Level.Trial)
@@ -92,6 +102,13 @@ class SelfCheckBenchmark : HttpBenchmark() {
     /** The server stops (its whole application context) `failAfterMs` after the first request, under load. */
     @Benchmark
     fun dieAfter() = call()
+
+    /**
+     * Every response comes 200 ms late, and those in flight when the last measurement window closes are 500s: failures
+     * the client reads only while it drains, after the last iteration, which must fail the run all the same.
+     */
+    @Benchmark
+    fun failWhileDraining() = call()
 
     /** The server cannot start: the port it must bind is taken. */
     @Benchmark

@@ -60,13 +60,13 @@ class ReliabilityIT {
         val json = Files.createTempFile("faults", ".json").toFile()
         try {
             val run = Jar.run(
-                "SelfCheckBenchmark.(status503|truncated|dieAfter|startFailure)$|NoopBenchmark.hello",
+                "SelfCheckBenchmark.(status503|truncated|dieAfter|startFailure|failWhileDraining)$|NoopBenchmark.hello",
                 "-p", "concurrency=4", "-p", "failAfterMs=300", *quick, "-rf", "json", "-rff", json.path,
             )
             assertEquals(1, run.exitCode, run.toString())
             val summary = run.stderr.lines().single { it.startsWith("serverbench: ") }
             assertTrue(
-                summary.startsWith("serverbench: 8 of 10 benchmark runs failed; the results hold the other 2: "),
+                summary.startsWith("serverbench: 10 of 12 benchmark runs failed; the results hold the other 2: "),
                 summary,
             )
             val entries = summary.substringAfter("the other 2: ").split(Regex("; (?=SelfCheckBenchmark\\.)"))
@@ -76,6 +76,8 @@ class ReliabilityIT {
                     "truncated" to Regex("\\d+ closed by server; first: GET /fault/truncated "),
                     "dieAfter" to Regex("\\d+ (closed by server|connect/read error)"),
                     "startFailure" to Regex("the $server server failed to start: .*(in use|Address already)"),
+                    // Read only while draining after the last iteration: must fail the run all the same.
+                    "failWhileDraining" to Regex("\\d+ non-2xx; first: GET /fault/late .*HTTP 500"),
                 )) {
                     val entry = entries.singleOrNull {
                         it.startsWith("SelfCheckBenchmark.$fault (") &&
