@@ -3,6 +3,7 @@ package serverbench.benchmarks
 import serverbench.client.ClientReport
 import serverbench.client.LoadGroup
 import serverbench.client.Properties
+import serverbench.metrics.JitMeter
 import serverbench.metrics.Steadiness
 import java.time.Duration
 import java.util.concurrent.TimeUnit
@@ -15,13 +16,14 @@ import java.util.concurrent.TimeUnit
  * to compile differs several-fold between them (README, "Warmup until steady").
  *
  * Throughput alone can plateau while the JIT is still at work (README: Netty Noop), so the JIT must also be quiet:
- * compilation over the last [Steadiness.WINDOWS] windows below [JIT_SHARE] of their time.
+ * its compiler threads' CPU over the last [Steadiness.WINDOWS] windows below [JIT_SHARE] of their time ([JitMeter]:
+ * CPU, not elapsed compile time, which grows while a compiler waits for a CPU).
  *
  * Windows last max(1 s, 10 mean latencies), at most 5 s: a window must hold many round trips of every connection, or
  * whole bursts of responses (handlers that wait in step answer `concurrency` at a time) make its count jump. Where even
  * a 5 s window cannot be more precise than that, the tolerance widens to half a burst of all connections per window.
  */
-class SteadyWarmup(private val maxSeconds: Long) {
+class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = JitMeter()) {
 
     class Outcome(
         val seconds: Double,
@@ -29,17 +31,19 @@ class SteadyWarmup(private val maxSeconds: Long) {
         val figures: List<Double>,
         val windowSeconds: Double,
         val jitMillis: Long,
+        /** What [jitMillis] is ([JitMeter.label]). */
+        val jitLabel: String,
     ) {
         fun describe(): String {
             val last = figures.takeLast(Steadiness.WINDOWS).joinToString(", ") { "%,.0f".format(it) }
             return if (steady) {
-                "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them)"
-                    .format(seconds, windowSeconds, last, jitMillis)
+                "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them, %s)"
+                    .format(seconds, windowSeconds, last, jitMillis, jitLabel)
             } else {
                 (
-                    "NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s; JIT %d ms in them, steady " +
-                        "needs < %.0f %%): measuring anyway, see the notSteady guard"
-                    ).format(seconds, MAX_PROPERTY, last, jitMillis, JIT_SHARE * 100)
+                    "NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s; JIT %d ms in them, %s; " +
+                        "steady needs < %.0f %% of their time): measuring anyway, see the notSteady guard"
+                    ).format(seconds, MAX_PROPERTY, last, jitMillis, jitLabel, JIT_SHARE * 100)
             }
         }
     }
@@ -52,25 +56,25 @@ class SteadyWarmup(private val maxSeconds: Long) {
         val begun = System.nanoTime()
         val limit = TimeUnit.SECONDS.toNanos(maxSeconds)
         val figures = ArrayList<Double>()
-        val jit = ArrayList<Long>()
+        val jitNanos = ArrayList<Long>()
         val wall = ArrayList<Long>()
         var window = MIN_WINDOW
         while (true) {
-            val jitBefore = compilation?.totalCompilationTime ?: 0
+            val jitBefore = jit.sample()
             val report = loadWindow(client, window, started, ended)
             val seconds = report.wallNanos / 1e9
             val rate = if (seconds > 0) report.successes / seconds else 0.0
             figures += rate
-            jit += (compilation?.totalCompilationTime ?: 0) - jitBefore
+            jitNanos += jit.sample().nanosSince(jitBefore)
             wall += report.wallNanos / 1_000_000
             val meanLatency = Duration.ofNanos((report.latencyMicros.mean * 1000 * LATENCIES_PER_WINDOW).toLong())
             val tolerance = maxOf(Steadiness.TOLERANCE, client.connections / (2.0 * report.successes.coerceAtLeast(1)))
             val elapsed = System.nanoTime() - begun
-            val recentJit = jit.takeLast(Steadiness.WINDOWS).sum()
+            val recentJit = jitNanos.takeLast(Steadiness.WINDOWS).sum() / 1_000_000
             val jitQuiet = recentJit <= JIT_SHARE * wall.takeLast(Steadiness.WINDOWS).sum()
             val steady = jitQuiet && Steadiness.warmedUp(figures, tolerance)
             if (steady || elapsed >= limit) {
-                return Outcome(elapsed / 1e9, steady, figures, window.toMillis() / 1000.0, recentJit)
+                return Outcome(elapsed / 1e9, steady, figures, window.toMillis() / 1000.0, recentJit, jit.label)
             }
             window = meanLatency.coerceIn(MIN_WINDOW, MAX_WINDOW)
         }
@@ -84,10 +88,6 @@ class SteadyWarmup(private val maxSeconds: Long) {
         do client.next() while (System.nanoTime() - start < nanos)
         return client.endIteration().also { ended() }
     }
-
-    /** Milliseconds the JIT compilers spent, all threads (null where the JVM does not say). */
-    private val compilation = java.lang.management.ManagementFactory.getCompilationMXBean()
-        ?.takeIf { it.isCompilationTimeMonitoringSupported }
 
     companion object {
         /** Share of the windows' time the JIT may still spend compiling once steady. */

@@ -1,0 +1,67 @@
+package serverbench.metrics
+
+import org.junit.jupiter.api.Assumptions.assumeTrue
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.io.File
+import java.lang.management.ManagementFactory
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertTrue
+
+/** The warmup's JIT figure is CPU its compiler threads used, which waiting for a CPU cannot inflate. */
+class JitMeterTest {
+    private fun task(root: File, tid: Int, name: String, onCpuNanos: Long, waitingNanos: Long = 5_000_000_000) {
+        File(root, "$tid").mkdirs()
+        File(root, "$tid/comm").writeText("$name\n")
+        // schedstat: time on a CPU, time waiting on a run queue, time slices.
+        File(root, "$tid/schedstat").writeText("$onCpuNanos $waitingNanos 42\n")
+    }
+
+    @Test
+    fun `counts CPU of compiler threads only, not their wait, a new one from zero, an ended one not at all`(
+        @TempDir proc: File,
+    ) {
+        task(proc, 10, "C2 CompilerThre", 1_000_000_000)
+        task(proc, 11, "C1 CompilerThre", 500_000_000)
+        task(proc, 12, "http-nio-exec-1", 9_000_000_000)
+        task(proc, 13, "C2 CompilerThre", 300_000_000)
+        val meter = JitMeter(proc)
+        assertTrue(meter.byCpu)
+        assertEquals("compiler threads' CPU", meter.label)
+        val before = meter.sample()
+
+        task(proc, 10, "C2 CompilerThre", 1_040_000_000, waitingNanos = 60_000_000_000)
+        task(proc, 11, "C1 CompilerThre", 510_000_000)
+        task(proc, 12, "http-nio-exec-1", 19_000_000_000)
+        File(proc, "13").deleteRecursively()
+        task(proc, 14, "JVMCI CompilerT", 7_000_000)
+        assertEquals(40_000_000L + 10_000_000 + 7_000_000, meter.sample().nanosSince(before))
+    }
+
+    @Test
+    fun `without per-thread figures it says it reads elapsed compile time`(@TempDir proc: File) {
+        task(proc, 12, "http-nio-exec-1", 9_000_000_000)
+        val meter = JitMeter(proc)
+        assertFalse(meter.byCpu)
+        assertTrue(meter.label.startsWith("elapsed compile time"), meter.label)
+        assertTrue(meter.sample().nanosSince(meter.sample()) <= 0)
+    }
+
+    @Test
+    fun `on this JVM it finds the compiler threads and never reads more than the process used`() {
+        assumeTrue(File("/proc/self/task").isDirectory, "Linux only")
+        val meter = JitMeter()
+        assertTrue(meter.byCpu, "no C1/C2 compiler thread found in /proc/self/task")
+        val os = ManagementFactory.getOperatingSystemMXBean() as com.sun.management.OperatingSystemMXBean
+        val cpuBefore = os.processCpuTime
+        val before = meter.sample()
+        // New code to compile: lambdas over several types, hot enough for C1 and C2.
+        var sink = 0L
+        repeat(200_000) { i -> sink += listOf(i, i + 1).map { it.toString() }.sumOf { it.hashCode().toLong() } }
+        val jit = meter.sample().nanosSince(before)
+        val process = os.processCpuTime - cpuBefore
+        assertTrue(sink != 0L)
+        assertTrue(jit in 0..process, "JIT $jit ns, process $process ns")
+    }
+}
