@@ -38,6 +38,11 @@ class ClientReport(
      */
     val unanswered: Int = 0,
     val oldestUnansweredNanos: Long = 0,
+    /**
+     * Calls of [LoadClient.next] that returned without a success because JMH's timer woke more than 10 ms after the
+     * window: JMH's operation count is [successes] + this.
+     */
+    val opsWithoutSuccess: Long = 0,
     /** Each client thread's own figures, the benchmark thread's first ([LoadGroup]); one entry with one thread. */
     threads: List<ThreadShare>? = null,
 ) {
@@ -76,6 +81,7 @@ class ClientReport(
                 clientCpuNanos = all.sumOf { it.clientCpuNanos },
                 wallNanos = own.wallNanos,
                 discardedAtStart = all.sumOf { it.discardedAtStart },
+                opsWithoutSuccess = own.opsWithoutSuccess,
                 uncorrectedLatencyMicros = uncorrected,
                 rate = all.sumOf { it.rate },
                 connections = all.sumOf { it.connections },

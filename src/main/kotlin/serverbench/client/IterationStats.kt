@@ -27,6 +27,15 @@ internal class IterationStats(private val rate: Double, private val connections:
     var capReached = false
     private var maxConnections = 0
 
+    /** Calls of [LoadClient.next] that returned without a success (JMH's timer late): JMH counted them all the same. */
+    private var opsWithoutSuccess = 0L
+
+    /** Counts a call that returns without a success at [now]; returns [now], the late window's new end. */
+    fun lateCall(now: Long): Long {
+        opsWithoutSuccess++
+        return now
+    }
+
     /** Set while [LoadClient.beginIteration] reads the responses that arrived between iterations; see there. */
     private var discarding = false
     private var discarded = 0L
@@ -54,6 +63,7 @@ internal class IterationStats(private val rate: Double, private val connections:
     /** Starts the iteration's counts and clocks, after the discarded responses, with [active] connections open. */
     fun begin(active: Int) {
         successes = 0
+        opsWithoutSuccess = 0
         reconnects = 0
         late = 0
         dropped = 0
@@ -128,6 +138,7 @@ internal class IterationStats(private val rate: Double, private val connections:
             clientCpuNanos = cpu,
             wallNanos = wall,
             discardedAtStart = discardedAtStart,
+            opsWithoutSuccess = opsWithoutSuccess,
             // This thread's own completions: [successes] may be JMH's count of every thread's.
             threads = listOf(ClientReport.ThreadShare(this.successes, cpu, wall, connections)),
         )

@@ -139,7 +139,7 @@ class LoadClient(
                 return
             }
             if (windowOver && now - windowEnd >= LATE_CALL_WAIT_NANOS) {
-                windowEnd = now // JMH's timer is late (see next()): the next such call waits again, never spins
+                windowEnd = stats.lateCall(now) // JMH's timer is late (see next()): counted; the next call waits again
                 return
             }
             var wakeAt = nextScanAt

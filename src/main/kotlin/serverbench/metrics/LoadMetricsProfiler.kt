@@ -109,6 +109,16 @@ class LoadMetricsProfiler : InternalProfiler {
             if (client.unanswered > 0) {
                 out += ScalarResult("unanswered", client.unanswered.toDouble(), "requests", AggregationPolicy.MAX)
             }
+            if (client.opsWithoutSuccess > 0) {
+                // JMH counted these calls as operations: the score is high by this many ÷ the iteration time.
+                out +=
+                    ScalarResult(
+                        "client.opsWithoutSuccess",
+                        client.opsWithoutSuccess.toDouble(),
+                        "count",
+                        AggregationPolicy.SUM,
+                    )
+            }
             if (client.reconnects > 0) {
                 out += ScalarResult("reconnects", client.reconnects.toDouble(), "count", AggregationPolicy.SUM)
             }

@@ -116,4 +116,24 @@ class MeasurementWindowTest {
             assertEquals(8, report.connections)
         }
     }
+
+    @org.junit.jupiter.api.Test
+    fun `a call after a late timer returns without a success, and the report counts it`() {
+        // 4 connections on a 300 ms wait: nothing is pending for most of a window's end, so calls that JMH makes long
+        // after the window (its timer throttled or descheduled) find none and return after 10 ms each.
+        val slow = Request("/blocking/direct?ms=300", serverbench.app.BlockingIoEndpoints.DONE)
+        LoadGroup(server.address, 4, slow, ClientSettings(timeout = Duration.ofSeconds(10))).use { c ->
+            c.start()
+            c.beginIteration(Duration.ofMillis(100))
+            var ops = 0L
+            val start = System.nanoTime()
+            do {
+                c.next()
+                ops++
+            } while (System.nanoTime() - start < 250_000_000) // JMH's timer 150 ms late
+            val report = c.endIteration()
+            assertTrue(report.opsWithoutSuccess > 0, "no call returned without a success in $ops")
+            assertEquals(ops, report.successes + report.opsWithoutSuccess)
+        }
+    }
 }
