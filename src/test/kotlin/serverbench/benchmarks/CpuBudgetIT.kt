@@ -72,6 +72,31 @@ class CpuBudgetIT {
     }
 
     @Test
+    fun `under a cpuset PostgreSQL runs in a group of its own on every core, and nothing is left`() {
+        assumeCgroups()
+        val cores = CpuPlacement.machineCores()
+        assumeTrue(cores >= 2, "needs 2 cores")
+        val pinned = CpuBudget.probe(CpuPlacement(null, listOf(cores - 1)))
+        assumeTrue(pinned == null, pinned)
+        val run = Jar.run(
+            "DatabaseBenchmark.jdbc$", "-p", "server=netty", "-p", "query=nextval", "-p", "concurrency=4",
+            "-p", "cpuset=${cores - 1}", "-f", "1", "-wi", "0", "-i", "1", "-r", "1s",
+            jvmArgs = listOf("-Dserverbench.warmup=off"),
+        )
+        assertEquals(0, run.exitCode, run.toString())
+        val all = CpuPlacement.list((0 until cores).toList())
+        assertTrue(
+            Regex(
+                "PostgreSQL on port \\d+ \\(outside the CPU budget, in \\S+/${Cgroups.PREFIX}\\d+/database " +
+                    "\\(no quota, cores $all\\)\\), schema ready",
+            ).containsMatchIn(run.stdout),
+            run.stdout,
+        )
+        val cpuset = Cgroups.locate(CpuPlacement(null, listOf(cores - 1))).hierarchies.first().base
+        assertEquals(emptyList(), cpuset.list().orEmpty().filter { it.startsWith(Cgroups.PREFIX) }, cpuset.path)
+    }
+
+    @Test
     fun `bad budgets are refused in one line naming the parameter, exit 2, nothing started`() {
         val cores = CpuPlacement.machineCores()
         for (bad in listOf("cpus=0", "cpus=-1", "cpus=abc", "cpus=${cores + 1}", "cpuset=${cores + 5}")) {
