@@ -60,7 +60,7 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
         if (variant == "jdbcVirtual") put("spring.threads.virtual.enabled", "true")
     }
 
-    /** Started from the benchmark's own thread: PostgreSQL is never inside the server's CPU budget. */
+    /** PostgreSQL is never inside the server's CPU budget: under one it runs in a group of its own (PostgresServer). */
     override fun startDependencies(): Map<String, Any> {
         require(query in DatabaseClients.Query.ids) {
             "query must be one of ${DatabaseClients.Query.ids.joinToString()}, was '$query'"
@@ -75,7 +75,12 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
         } catch (e: java.sql.SQLException) {
             throw IllegalStateException("the database at $url could not be set up: ${e.message}", e)
         }
-        val where = if (external != null) "the database at $external" else "PostgreSQL on port ${postgres!!.port}"
+        val where = if (external != null) {
+            "the database at $external"
+        } else {
+            "PostgreSQL on port ${postgres!!.port}" +
+                (postgres!!.placement?.let { " (outside the CPU budget, $it)" } ?: "")
+        }
         println(
             "serverbench: $where, schema ready; pool of $dbPool connections, " +
                 "acquire timeout ${acquireTimeout().toMillis()} ms",

@@ -4,6 +4,7 @@ import serverbench.app.DatabaseClients
 import serverbench.app.DatabaseSchema
 import serverbench.client.Properties
 import serverbench.fixture.PostgresServer
+import serverbench.fixture.ThreadRoles
 import java.sql.DriverManager
 import java.time.Duration
 
@@ -80,7 +81,7 @@ internal class DatabaseSelfChecks(
             } catch (e: InterruptedException) {
                 // the trial ended first
             }
-        }, "serverbench-db-$what").apply {
+        }, "${ThreadRoles.SELF_CHECK_PREFIX}$what").apply {
             isDaemon = true
             start()
         }

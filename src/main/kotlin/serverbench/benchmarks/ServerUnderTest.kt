@@ -87,7 +87,8 @@ internal class InProcessServer private constructor(
     }
 
     override fun beginIteration() {
-        // A thread the client's thread made (the verify request's client, say) joins the server's group.
+        // Threads made since the last sweep go where they belong (a JVM-wide pool the client's thread started joins
+        // the server's group); one that cannot be moved fails the run here, in one line.
         budget?.sweep()
     }
 

@@ -22,6 +22,7 @@ internal object TrialLines {
     }
 
     fun budget(b: CpuBudget): String = "serverbench: CPU budget ${b.placement}: ${b.serverThreads()} threads of this " +
-        "JVM in the server's group (${b.describe()}), the load client's threads outside it; availableProcessors() = " +
-        Runtime.getRuntime().availableProcessors()
+        "JVM in the server's group (${b.describe()}), ${b.clientThreads().size} outside it (the load client's, and " +
+        "the ${b.harnessThreads} of the harness that ran before the server, JMH's among them); " +
+        "availableProcessors() = ${Runtime.getRuntime().availableProcessors()}"
 }

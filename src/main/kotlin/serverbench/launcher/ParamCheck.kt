@@ -5,6 +5,7 @@ import serverbench.benchmarks.ParamRules
 import serverbench.client.ClientSettings
 import serverbench.client.FileDescriptors
 import serverbench.fixture.Cgroups
+import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
 /**
  * Every `-p` value checked in the launcher, before any fork or server starts: a typo must cost the user one line and
@@ -64,8 +65,8 @@ object ParamCheck {
     }
 
     /**
-     * Where a run asks for a CPU budget: whether this machine and user can make the cgroups, checked by making one
-     * (and removing it) before anything starts. Runs without a budget never touch cgroups.
+     * Where a run asks for a CPU budget: whether this machine and user can make the cgroups, checked by doing what the
+     * fork will do (and undoing it) before anything starts. Runs without a budget never touch cgroups.
      */
     private fun budgetProblem(runs: List<Plan.Run>): String? {
         val placements = runs.map { placement(it) }.filter { it.limited }
@@ -75,8 +76,7 @@ object ParamCheck {
         val given = listOfNotNull(needs.cpus?.let { CpuPlacement.CPUS }, needs.cpuset?.let { CpuPlacement.CPUSET })
             .joinToString(" and ") { "-p $it" }
         val mountinfo = java.io.File(System.getProperty(MOUNTINFO_PROPERTY, "/proc/self/mountinfo"))
-        val located = Cgroups.locate(needs, mountinfo = mountinfo)
-        val problem = located.problem ?: Cgroups.probe(located.hierarchies) ?: return null
+        val problem = CpuBudget.probe(needs, Cgroups.locate(needs, mountinfo = mountinfo)) ?: return null
         return "$given: $problem"
     }
 

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
 import serverbench.fixture.Cgroups
+import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
@@ -23,7 +24,7 @@ class CpuBudgetIT {
     private val mapper = JsonMapper.builder().build()
     private val quick = arrayOf("-f", "1", "-i", "2", "-r", "2s")
     private val located = Cgroups.locate(CpuPlacement(1.0, null))
-    private val problem = located.problem ?: Cgroups.probe(located.hierarchies)
+    private val problem = CpuBudget.probe(CpuPlacement(1.0, null), located)
 
     private fun assumeCgroups() {
         // Once per run, not once per skipped test: the reports have it for each.
@@ -53,6 +54,7 @@ class CpuBudgetIT {
             assertEquals(0, run.exitCode, run.toString())
             assertTrue(
                 run.stdout.contains("serverbench: CPU budget cpus=0.5: ") &&
+                    run.stdout.contains("of the harness that ran before the server, JMH's among them") &&
                     run.stdout.contains("availableProcessors() = 1"),
                 run.stdout,
             )
@@ -67,6 +69,31 @@ class CpuBudgetIT {
             json.delete()
         }
         assertEquals(emptyList(), groups())
+    }
+
+    @Test
+    fun `under a cpuset PostgreSQL runs in a group of its own on every core, and nothing is left`() {
+        assumeCgroups()
+        val cores = CpuPlacement.machineCores()
+        assumeTrue(cores >= 2, "needs 2 cores")
+        val pinned = CpuBudget.probe(CpuPlacement(null, listOf(cores - 1)))
+        assumeTrue(pinned == null, pinned)
+        val run = Jar.run(
+            "DatabaseBenchmark.jdbc$", "-p", "server=netty", "-p", "query=nextval", "-p", "concurrency=4",
+            "-p", "cpuset=${cores - 1}", "-f", "1", "-wi", "0", "-i", "1", "-r", "1s",
+            jvmArgs = listOf("-Dserverbench.warmup=off"),
+        )
+        assertEquals(0, run.exitCode, run.toString())
+        val all = CpuPlacement.list((0 until cores).toList())
+        assertTrue(
+            Regex(
+                "PostgreSQL on port \\d+ \\(outside the CPU budget, in \\S+/${Cgroups.PREFIX}\\d+/database " +
+                    "\\(no quota, cores $all\\)\\), schema ready",
+            ).containsMatchIn(run.stdout),
+            run.stdout,
+        )
+        val cpuset = Cgroups.locate(CpuPlacement(null, listOf(cores - 1))).hierarchies.first().base
+        assertEquals(emptyList(), cpuset.list().orEmpty().filter { it.startsWith(Cgroups.PREFIX) }, cpuset.path)
     }
 
     @Test
