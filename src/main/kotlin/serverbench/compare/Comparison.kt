@@ -29,6 +29,9 @@ class Comparison(val rows: List<Row>) {
         val p = ForkStatistics.mannWhitney(base, head)
         val significant = ForkStatistics.significant(p, interval)
         val minimumDetectable = ForkStatistics.minimumDetectable(base, head)
+
+        /** The chance this row would be marked were the sides the same: the exact test's real level at its forks. */
+        val level = ForkStatistics.markingLevel(base.size, head.size)
         val verdict: String = when {
             !significant -> "~"
             (ratio > 1) == metric.higherIsBetter -> metric.better
