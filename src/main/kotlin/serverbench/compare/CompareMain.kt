@@ -112,6 +112,20 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         }
         val base = side("base", baseJar, baseJava, baseArgs)
         val head = side("head", headJar, headJava, headArgs)
+        val shared = Configuration.paramValues(common.drop(1))
+        for (config in listOf(base, head)) {
+            for ((name, values) in config.paramValues) {
+                val given = "--${config.name}-args -p $name"
+                // JMH runs every value, and rows leave the sides' parameters out: they would pool into one row.
+                if (values.size > 1) {
+                    throw Refused(
+                        "$given=${values.joinToString(",")}: one value a side (several would pool into one row); " +
+                            "run compare once per value",
+                    )
+                }
+                if (name in shared) throw Refused("$given: also given after the regex; give it to each side only")
+            }
+        }
         val timing = if (common.any { it in setOf("-i", "-r", "-wi", "-w") }) emptyList() else DEFAULT_TIMING
         val stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
         val results = File(set.valueOf(resultsSpec))
@@ -132,8 +146,11 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             "compare: verdict in ${json.path}, table in ${results.path}/compare-$stamp.md, " +
                 "each fork's results and log in ${dir.path}/",
         )
+        comparison.notCompared.forEach { err.println("compare: $it") }
         if (comparison.rows.isEmpty()) {
-            err.println("compare: no benchmark completed on both sides; the logs in ${dir.path}/ say why")
+            if (comparison.notCompared.isEmpty()) {
+                err.println("compare: no benchmark completed on both sides; the logs in ${dir.path}/ say why")
+            }
             return 1
         }
         return 0

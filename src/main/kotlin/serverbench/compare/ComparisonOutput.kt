@@ -30,7 +30,11 @@ object ComparisonOutput {
                 "forks, spread as they fell, to be marked (its distance to the farther end of its interval; `–`: " +
                 "too few forks for any mark).${levels(rows)}\n\n",
         )
-        if (rows.isEmpty()) return sb.append("No benchmark completed on both sides.\n").toString()
+        val notCompared = comparison.notCompared.joinToString("") { "\n- $it" }
+        if (rows.isEmpty()) {
+            if (notCompared.isNotEmpty()) return sb.append("No row compared:$notCompared\n").toString()
+            return sb.append("No benchmark completed on both sides.\n").toString()
+        }
         sb.append("| benchmark | ${if (varying.isEmpty()) "" else "params | "}metric | base | head | head ÷ base ")
         sb.append("| 95 % interval | p | forks × iterations | detectable | |\n")
         sb.append("|---|${if (varying.isEmpty()) "" else "---|"}---|--:|--:|--:|:-:|--:|--:|--:|---|\n")
@@ -52,6 +56,7 @@ object ComparisonOutput {
                 ),
             )
         }
+        if (notCompared.isNotEmpty()) sb.append("\nNot compared:$notCompared\n")
         forksFor(rows)?.let { sb.append("\n$it\n") }
         return sb.toString()
     }

@@ -57,6 +57,25 @@ class CompareMainTest {
     }
 
     @Test
+    fun `a side's parameter with several values, or given after the regex too, is refused - it would pool rows`() {
+        val jars = arrayOf("--base-jar", "pom.xml", "--head-jar", "pom.xml")
+        assertEquals(
+            "compare: --base-args -p limit=1000,10000: one value a side (several would pool into one row); run " +
+                "compare once per value",
+            refused(*jars, "--base-args", "-p limit=1000,10000", "--head-args", "-p limit=10500", "Cpu"),
+        )
+        assertEquals(
+            "compare: --head-args -p limit=10,20: one value a side (several would pool into one row); run compare " +
+                "once per value",
+            refused(*jars, "--head-args", "-plimit=10 -XX:+UseZGC -p limit=20", "Cpu"),
+        )
+        assertEquals(
+            "compare: --head-args -p limit: also given after the regex; give it to each side only",
+            refused(*jars, "--head-args", "-p limit=10500", "Cpu", "-plimit=10000"),
+        )
+    }
+
+    @Test
     fun `help prints the usage and exits 0`() {
         val out = ByteArrayOutputStream()
         assertEquals(0, Compare(PrintStream(out), PrintStream(ByteArrayOutputStream())).run(arrayOf("--help")))

@@ -54,6 +54,32 @@ class ComparisonTest {
     }
 
     @Test
+    fun `a side that ran several values of a side's parameter is not pooled into one row`() {
+        // Base sets limit=10000; head leaves it to the benchmark's defaults, two of them here.
+        val mixed = forks.map { (side, runs) ->
+            if (side == Side.BASE) side to runs else side to runs + run("11000", 7000.0, 11.0)
+        }
+        val comparison = Comparison.of(mixed, setOf("limit"))
+        assertTrue(
+            comparison.rows.none {
+                it.params["server"] == "netty"
+            },
+            comparison.rows.joinToString { "${it.params}" },
+        )
+        assertEquals(3, comparison.rows.count { it.params["server"] == "tomcat" })
+        assertTrue(comparison.rows.all { it.head.size == 6 })
+        assertEquals(
+            listOf(
+                "CpuBenchmark.direct (server=netty, concurrency=64): not compared, as head ran limit=10500 and " +
+                    "limit=11000 (they would pool into one row): give each side one value of limit",
+            ),
+            comparison.notCompared,
+        )
+        val md = ComparisonOutput.markdown(comparison, "b", "h", "f")
+        assertTrue(md.contains("Not compared:\n- CpuBenchmark.direct (server=netty"), md)
+    }
+
+    @Test
     fun `the JSON holds every row with the fields tools read`() {
         val comparison = Comparison.of(forks, setOf("limit"))
         val rows = JsonMapper.builder().build().readTree(ComparisonOutput.json(comparison))
