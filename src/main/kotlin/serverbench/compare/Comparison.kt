@@ -7,7 +7,11 @@ import serverbench.report.Run
  * The rows of a comparison: each benchmark × parameters measured on both sides, for each compared metric, with the
  * fork means of each side and what [ForkStatistics] makes of them.
  */
-class Comparison(val rows: List<Row>) {
+class Comparison(
+    val rows: List<Row>,
+    /** Benchmarks left out because a side ran several values of a side's parameter: one line each, saying why. */
+    val notCompared: List<String> = emptyList(),
+) {
 
     /** One figure of one benchmark × parameters: base's and head's fork means. */
     class Row(
@@ -29,6 +33,9 @@ class Comparison(val rows: List<Row>) {
         val p = ForkStatistics.mannWhitney(base, head)
         val significant = ForkStatistics.significant(p, interval)
         val minimumDetectable = ForkStatistics.minimumDetectable(base, head)
+
+        /** The chance this row would be marked were the sides the same: the exact test's real level at its forks. */
+        val level = ForkStatistics.markingLevel(base.size, head.size)
         val verdict: String = when {
             !significant -> "~"
             (ratio > 1) == metric.higherIsBetter -> metric.better
@@ -52,7 +59,9 @@ class Comparison(val rows: List<Row>) {
     companion object {
         /**
          * Pairs the forks' results by benchmark and parameters, leaving out [sideParams], the parameters the two sides
-         * set differently (`-p limit=10000` against `-p limit=10500` compare as one row).
+         * set differently (`-p limit=10000` against `-p limit=10500` compare as one row). A side that ran several
+         * values of them (a parameter only the other side sets runs at all its defaults here) is not compared: its
+         * configurations would pool into one row.
          */
         fun of(forks: List<Pair<Side, List<Run>>>, sideParams: Set<String>): Comparison {
             val keyed = forks.flatMap { (side, runs) ->
@@ -65,12 +74,20 @@ class Comparison(val rows: List<Row>) {
                 }
             }
             val rows = ArrayList<Row>()
+            val notCompared = ArrayList<String>()
             for ((_, members) in keyed.groupBy { it.third }) {
                 val first = members.first().second
                 val base = members.filter { it.first == Side.BASE }.map { it.second }
                 val head = members.filter { it.first == Side.HEAD }.map { it.second }
                 if (base.isEmpty() || head.isEmpty()) continue
                 val params = first.params.filterKeys { it !in sideParams }
+                val pooled = pooled(Side.BASE, base, sideParams) ?: pooled(Side.HEAD, head, sideParams)
+                if (pooled != null) {
+                    val name = first.benchmark.substringAfterLast(".benchmarks.")
+                    val shown = if (params.isEmpty()) "" else " (${params.entries.joinToString(", ")})"
+                    notCompared += "$name$shown: not compared, $pooled"
+                    continue
+                }
                 for (metric in Metric.entries) {
                     val b = base.mapNotNull { it.metric(metric.key)?.score }.filter { it.isFinite() }
                     val h = head.mapNotNull { it.metric(metric.key)?.score }.filter { it.isFinite() }
@@ -87,7 +104,17 @@ class Comparison(val rows: List<Row>) {
                     )
                 }
             }
-            return Comparison(rows)
+            return Comparison(rows, notCompared)
+        }
+
+        /** Why [runs] of one side cannot make one row: several settings of [sideParams]; null when one. */
+        private fun pooled(side: Side, runs: List<Run>, sideParams: Set<String>): String? {
+            val settings = runs.map { run -> run.params.filterKeys { it in sideParams }.toSortedMap() }.distinct()
+            if (settings.size < 2) return null
+            val ran = settings.joinToString(" and ") { it.entries.joinToString(", ") }
+            val names = settings.first().keys.joinToString()
+            return "as ${side.name.lowercase()} ran $ran (they would pool into one row): " +
+                "give each side one value of $names"
         }
     }
 }

@@ -4,8 +4,6 @@ import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ObjectNode
 import java.io.File
 import java.util.Locale
-import kotlin.math.ceil
-import kotlin.math.pow
 import kotlin.math.roundToInt
 
 /** A comparison as a reviewer reads it (markdown) and as a tool or CI reads it (JSON, one object per row). */
@@ -25,12 +23,18 @@ object ComparisonOutput {
         if (shared.isNotEmpty()) sb.append("- every row: ${shared.entries.joinToString(", ")}\n")
         sb.append(
             "\nBase and head: the mean of each side's fork figures. Head ÷ base: the median of the ratios of every " +
-                "head fork to every base fork (Hodges-Lehmann), with the 95 % interval of the Mann-Whitney U test, " +
-                "whose exact p follows. A row is marked only where p < 0.05 and the interval excludes 1 (`~`: no " +
-                "difference this run can tell). \"Detectable\": the smallest change this run would mark 4 times in " +
-                "5. At 95 %, an A/A comparison marks about 1 row in 20 by chance.\n\n",
+                "head fork to every base fork (Hodges-Lehmann), with the interval that inverts the " +
+                "Mann-Whitney U test at 95 % (it holds the true ratio at least 95 % of the time), and the test's " +
+                "exact p. A row is marked only where p < 0.05 and the interval excludes 1 (`~`: no " +
+                "difference this run can tell). \"Detectable\": how far from 1 head ÷ base had to lie for these " +
+                "forks, spread as they fell, to be marked (its distance to the farther end of its interval; `–`: " +
+                "too few forks for any mark).${levels(rows)}\n\n",
         )
-        if (rows.isEmpty()) return sb.append("No benchmark completed on both sides.\n").toString()
+        val notCompared = comparison.notCompared.joinToString("") { "\n- $it" }
+        if (rows.isEmpty()) {
+            if (notCompared.isNotEmpty()) return sb.append("No row compared:$notCompared\n").toString()
+            return sb.append("No benchmark completed on both sides.\n").toString()
+        }
         sb.append("| benchmark | ${if (varying.isEmpty()) "" else "params | "}metric | base | head | head ÷ base ")
         sb.append("| 95 % interval | p | forks × iterations | detectable | |\n")
         sb.append("|---|${if (varying.isEmpty()) "" else "---|"}---|--:|--:|--:|:-:|--:|--:|--:|---|\n")
@@ -52,6 +56,7 @@ object ComparisonOutput {
                 ),
             )
         }
+        if (notCompared.isNotEmpty()) sb.append("\nNot compared:$notCompared\n")
         forksFor(rows)?.let { sb.append("\n$it\n") }
         return sb.toString()
     }
@@ -59,19 +64,39 @@ object ComparisonOutput {
     /** The change a comparison should be able to see: a few per cent is what a pull request usually moves. */
     private const val GOAL = 0.05
 
+    /** Counts beyond this are not advised: a sitting of them would take hours. */
+    private const val MOST_FORKS = 100
+
     /**
-     * Where req/s could not have shown a [GOAL] change: how many forks a side would, from this run's own spread
-     * (the detectable change narrows as 1/√forks, a little faster as t's degrees of freedom grow).
+     * The chance of a mark where the sides do not differ, for each fork count the rows have: the exact test's p
+     * takes few values with few forks, so its real level lies below 0.05.
+     */
+    private fun levels(rows: List<Comparison.Row>): String {
+        if (rows.isEmpty()) return ""
+        val byForks = rows.groupBy { it.base.size to it.head.size }.map { (forks, same) ->
+            val level = same.first().level
+            val shown = if (level == 0.0) "0" else "%.2f %%".format(Locale.ROOT, level * 100)
+            "$shown (${forks.first} + ${forks.second} forks)"
+        }
+        return " Where the sides do not differ, a row is marked by chance with probability " +
+            byForks.joinToString(", ") + ": the exact test's p takes few values, and this is the largest below 0.05."
+    }
+
+    /**
+     * Where req/s could not have shown a [GOAL] change: how many forks a side would, from this run's spread, the
+     * interval's half-width scaled by the exact test's steps ([ForkStatistics.widthShare]); only counts compare runs.
      */
     private fun forksFor(rows: List<Comparison.Row>): String? {
         val wide = rows.filter { it.metric == Comparison.Metric.THROUGHPUT && it.minimumDetectable > GOAL }
         val worst = wide.maxByOrNull { it.minimumDetectable } ?: return null
-        val forks = maxOf(worst.base.size, worst.head.size)
-        val needed = ceil(forks * (worst.minimumDetectable / GOAL).pow(2)).toInt()
+        val share = ForkStatistics.widthShare(worst.base.size, worst.head.size)
+        val needed = (ForkStatistics.minimumForks..MOST_FORKS).firstOrNull {
+            ForkOrder.allowed(it) && worst.minimumDetectable * ForkStatistics.widthShare(it, it) / share <= GOAL
+        }
         return "req/s in ${wide.size} of ${rows.count { it.metric == Comparison.Metric.THROUGHPUT }} rows could " +
             "not have shown a ${pct(GOAL).removePrefix("± ")} change (widest ${pct(worst.minimumDetectable)}, " +
-            "${worst.benchmark.substringAfterLast(".benchmarks.")}): from this run's spread, about --forks $needed " +
-            "would."
+            "${worst.benchmark.substringAfterLast(".benchmarks.")}): from this run's spread, " +
+            (needed?.let { "about --forks $it would." } ?: "not even --forks $MOST_FORKS would.")
     }
 
     private fun figure(x: Double, unit: String): String = when {
@@ -86,7 +111,9 @@ object ComparisonOutput {
         else -> "%.3f".format(Locale.ROOT, p)
     }
 
-    private fun pct(x: Double) = if (x.isNaN()) "–" else "± ${(x * 1000).roundToInt() / 10.0} %"
+    private fun pct(x: Double) = if (x.isNaN()) "–" else "± ${percent(x)}"
+
+    private fun percent(x: Double) = "${(x * 1000).roundToInt() / 10.0} %"
 
     /** The verdict for tools: one object per row; numbers JSON cannot hold (no interval, no p) are null. */
     fun json(comparison: Comparison): String {
@@ -111,6 +138,7 @@ object ComparisonOutput {
             o.put("headForks", r.head.size)
             o.put("iterations", r.iterations)
             number(o, "minDetectable", r.minimumDetectable)
+            o.put("alpha", r.level)
             val forks = o.putObject("forkMeans")
             forks.putArray("base").apply { r.base.forEach { add(it) } }
             forks.putArray("head").apply { r.head.forEach { add(it) } }

@@ -13,9 +13,11 @@ class Configuration(val name: String, val jar: File, val java: String, args: Str
     val jvmOptions: List<String> = tokens.filter(::isJvmOption)
     val jmhOptions: List<String> = tokens.filterNot(::isJvmOption)
 
-    /** Parameters this side sets with `-p name=value`: rows are paired across sides without them. */
-    val params: Set<String> = jmhOptions.zipWithNext().filter { it.first == "-p" }
-        .mapTo(sortedSetOf()) { it.second.substringBefore('=') }
+    /** The values this side gives each parameter it sets ([paramValues]). */
+    val paramValues: Map<String, List<String>> = paramValues(jmhOptions)
+
+    /** Parameters this side sets: rows are paired across sides without them. */
+    val params: Set<String> = paramValues.keys.toSortedSet()
 
     fun describe(): String = listOf(jar.path, java, tokens.joinToString(" ").ifEmpty { "(no options)" })
         .joinToString(", ")
@@ -57,6 +59,25 @@ class Configuration(val name: String, val jar: File, val java: String, args: Str
         private val JVM_PREFIXES = listOf("-X", "-D", "--add-", "-javaagent", "-agentpath", "--enable-")
 
         fun isJvmOption(token: String) = JVM_PREFIXES.any { token.startsWith(it) }
+
+        /**
+         * Each parameter's values in JMH options, as JMH reads them: `-p name=a,b` and `-pname=a` alike (`-prof` is
+         * another option), the values of a name given twice added up.
+         */
+        fun paramValues(options: List<String>): Map<String, List<String>> {
+            val values = LinkedHashMap<String, MutableList<String>>()
+            options.forEachIndexed { i, token ->
+                val spec = when {
+                    token == "-p" -> options.getOrNull(i + 1)
+                    token.startsWith("-p") && !token.startsWith("-prof") && '=' in token -> token.substring(2)
+                    else -> null
+                }
+                if (spec != null && '=' in spec) {
+                    values.getOrPut(spec.substringBefore('=')) { ArrayList() } += spec.substringAfter('=').split(',')
+                }
+            }
+            return values
+        }
 
         /** A `java` executable, or a JDK directory's `bin/java`; null when neither. */
         fun java(given: String): String? {

@@ -1,7 +1,6 @@
 package serverbench.compare
 
 import org.apache.commons.math3.distribution.NormalDistribution
-import org.apache.commons.math3.distribution.TDistribution
 import kotlin.math.abs
 import kotlin.math.exp
 import kotlin.math.floor
@@ -21,9 +20,6 @@ object ForkStatistics {
     /** The interval's level, and the test's: a row is marked when p < 1 - LEVEL and the interval excludes 1. */
     const val LEVEL = 0.95
 
-    /** The power [minimumDetectable] is stated for. */
-    const val POWER = 0.8
-
     /** Larger pooled samples than this take the normal approximation: the exact count grows as n³. */
     private const val EXACT_LIMIT = 60
 
@@ -33,12 +29,6 @@ object ForkStatistics {
     }
 
     fun mean(x: DoubleArray): Double = x.average()
-
-    fun variance(x: DoubleArray): Double {
-        if (x.size < 2) return Double.NaN
-        val m = mean(x)
-        return x.sumOf { (it - m) * (it - m) } / (x.size - 1)
-    }
 
     /**
      * Hodges-Lehmann's estimate of head ÷ base: the median of the ratios of every head fork to every base fork.
@@ -108,16 +98,6 @@ object ForkStatistics {
         return previous[m]
     }
 
-    /** Welch-Satterthwaite degrees of freedom of head - θ·base. */
-    private fun welch(va: Double, na: Int, vb: Double, nb: Int, ratio: Double): Double {
-        val vaScaled = ratio * ratio * va
-        val num = (vb + vaScaled) * (vb + vaScaled)
-        val den = vb * vb / (nb - 1) + vaScaled * vaScaled / (na - 1)
-        return if (den == 0.0) (na + nb - 2).toDouble() else num / den
-    }
-
-    private fun tQuantile(p: Double, df: Double) = TDistribution(null, df).inverseCumulativeProbability(p)
-
     /**
      * Two-sided p-value of the Mann-Whitney U test, exact: the number of ways to choose base's ranks among all forks'
      * (mid-ranks for ties) whose rank sum lies at least as far from its mean as the observed one, over all ways.
@@ -172,16 +152,55 @@ object ForkStatistics {
     }
 
     /**
-     * The smallest change, as a fraction of base's mean, that a run with these forks would mark [POWER] of the time
-     * (Welch's t at 1 - [LEVEL]); NaN with fewer than 2 forks a side.
+     * How far head ÷ base had to lie from 1 for these forks, spread as they fell, to be marked: shifting every head
+     * fork by a factor c moves the estimate and the interval by c, so a shift from "no difference" is marked once it
+     * carries the interval's far end past 1, i.e. beyond the estimate's distance to that end. The larger of the two
+     * directions, as a fraction; NaN where the interval has no finite ends (too few forks for the test to mark
+     * anything). It comes from the same test that marks rows, not from a model of the forks' distribution.
      */
     fun minimumDetectable(base: DoubleArray, head: DoubleArray): Double {
-        if (base.size < 2 || head.size < 2) return Double.NaN
-        val va = variance(base) / base.size
-        val vb = variance(head) / head.size
-        val df = welch(va, base.size, vb, head.size, 1.0)
-        val t = tQuantile(0.5 + LEVEL / 2, df) + tQuantile(POWER, df)
-        return t * sqrt(va + vb) / mean(base)
+        val interval = ratioInterval(base, head) ?: return Double.NaN
+        val r = ratio(base, head)
+        return maxOf(r / interval.low - 1, 1 - r / interval.high)
+    }
+
+    /**
+     * The chance that a row of [n] and [m] forks is marked when the sides do not differ (forks without ties): the
+     * exact test's real level. Its p takes few values with few forks, so this is the largest of them below 1 -
+     * [LEVEL] (2 / C(2n, n) and up); 0 when no outcome can be marked at all.
+     */
+    fun markingLevel(n: Int, m: Int): Double {
+        if (n < 1 || m < 1) return 0.0
+        val alpha = 1 - LEVEL
+        var k = criticalU(n, m, alpha / 2)
+        // The interval takes P(U <= k) up to alpha / 2; a mark also needs p strictly below alpha.
+        while (k >= 0 && 2 * probabilityAtMost(k, n, m) >= alpha) k--
+        return if (k < 0) 0.0 else 2 * probabilityAtMost(k, n, m)
+    }
+
+    /** The fewest forks a side with which the test can mark a row at all. */
+    val minimumForks: Int = generateSequence(1) { it + 1 }.first { markingLevel(it, it) > 0 }
+
+    /**
+     * How the interval's half-width goes with the forks: its ends are the k+1-th ratios from either end of the nm
+     * fork-to-fork ratios, so the estimate lies (nm/2 - k - 1/2) of them from an end; for a given spread of forks the
+     * ratios' density near the estimate grows as nm, so the half-width goes as that share of nm. Tracks the exact
+     * test's steps, where 1/√forks does not; NaN where no interval exists.
+     */
+    fun widthShare(n: Int, m: Int): Double {
+        val k = criticalU(n, m, (1 - LEVEL) / 2)
+        if (k < 0) return Double.NaN
+        return (n * m / 2.0 - k - 0.5) / (n * m)
+    }
+
+    /** P(U <= u) for samples of [n] and [m] without ties. */
+    private fun probabilityAtMost(u: Int, n: Int, m: Int): Double {
+        if (n + m > EXACT_LIMIT) {
+            val sd = sqrt(n * m * (n + m + 1) / 12.0)
+            return NormalDistribution(null, 0.0, 1.0).cumulativeProbability((u + 0.5 - n * m / 2.0) / sd)
+        }
+        val counts = uCounts(n, m)
+        return counts.take(u + 1).sum() / counts.sum()
     }
 
     /** A difference this run can call: significant by the test, and the interval does not hold 1. */

@@ -27,20 +27,20 @@ class CompareIT {
     fun `two sides' forks run interleaved and give one row per metric, in markdown and JSON`() {
         val before = results()
         val (status, out, err) = compare(
-            "--forks", "2", "--head-args", "-p concurrency=8",
+            "--forks", "4", "--head-args", "-p concurrency=8",
             "NoopBenchmark.hello$", "-p", "server=netty", "-wi", "0", "-i", "1", "-r", "1s",
         )
         val written = results() - before
         try {
             assertEquals(0, status, out + err)
-            val order = Regex("""compare: fork \d of 4: (base|head)""").findAll(err).map { it.groupValues[1] }.toList()
-            assertEquals(listOf("base", "head", "head", "base"), order, err)
+            val order = Regex("""compare: fork \d of 8: (base|head)""").findAll(err).map { it.groupValues[1] }.toList()
+            assertEquals(listOf("base", "head", "head", "base", "base", "head", "head", "base"), order, err)
             for (metric in listOf("req/s", "p99", "server CPU/req")) {
                 assertTrue(out.contains("| NoopBenchmark.hello | $metric |"), out)
             }
             val dir = written.single { it.isDirectory }
             assertEquals(
-                setOf("base-1.json", "base-2.json", "head-1.json", "head-2.json"),
+                (1..4).flatMap { listOf("base-$it.json", "head-$it.json") }.toSet(),
                 dir.list()!!.filter { it.endsWith(".json") }.toSet(),
             )
             val rows = JsonMapper.builder().build().readTree(written.single { it.extension == "json" }.readText())
@@ -52,7 +52,7 @@ class CompareIT {
             )
             for (row in (0 until rows.size()).map { rows[it] }) {
                 assertTrue(row["significant"].isBoolean, "$row")
-                assertEquals(2, row["baseForks"].asInt(), "$row")
+                assertEquals(4, row["baseForks"].asInt(), "$row")
                 assertTrue(row["base"].asDouble() > 0 && row["head"].asDouble() > 0, "$row")
             }
         } finally {

@@ -27,10 +27,6 @@ class CompareMainTest {
     fun `bad input is refused in one line before anything runs`() {
         assertEquals("compare: the benchmark regex is missing", refused())
         assertEquals("compare: the benchmark regex is missing", refused("--forks", "3"))
-        assertEquals(
-            "compare: --forks 1: must be 2 or more (default 5): a side's spread needs two forks",
-            refused("--forks", "1", "NoopBenchmark"),
-        )
         assertEquals("compare: -f: compare sets it for every fork itself; use --forks N", refused("Noop", "-f", "3"))
         assertEquals("compare: -rff: compare sets it for every fork itself", refused("Noop", "-rff", "x.json"))
         assertEquals("compare: --base-jar /no/such.jar: no such file", refused("--base-jar", "/no/such.jar", "Noop"))
@@ -47,6 +43,36 @@ class CompareMainTest {
         )
         assertTrue(refused("--nosuch", "Noop").contains("nosuch"))
         assertTrue(refused("--forks", "many", "Noop").contains("many"))
+    }
+
+    @Test
+    fun `--forks takes only counts the test can mark with and the order can balance, 4, 6, 8 and on`() {
+        for (forks in listOf("1", "2", "3", "5", "7")) {
+            assertEquals(
+                "compare: --forks $forks: must be even and 4 or more (4, 6, 8, …; default 6): fewer can never mark " +
+                    "a row, an odd count cannot cancel a steady drift",
+                refused("--forks", forks, "NoopBenchmark"),
+            )
+        }
+    }
+
+    @Test
+    fun `a side's parameter with several values, or given after the regex too, is refused - it would pool rows`() {
+        val jars = arrayOf("--base-jar", "pom.xml", "--head-jar", "pom.xml")
+        assertEquals(
+            "compare: --base-args -p limit=1000,10000: one value a side (several would pool into one row); run " +
+                "compare once per value",
+            refused(*jars, "--base-args", "-p limit=1000,10000", "--head-args", "-p limit=10500", "Cpu"),
+        )
+        assertEquals(
+            "compare: --head-args -p limit=10,20: one value a side (several would pool into one row); run compare " +
+                "once per value",
+            refused(*jars, "--head-args", "-plimit=10 -XX:+UseZGC -p limit=20", "Cpu"),
+        )
+        assertEquals(
+            "compare: --head-args -p limit: also given after the regex; give it to each side only",
+            refused(*jars, "--head-args", "-p limit=10500", "Cpu", "-plimit=10000"),
+        )
     }
 
     @Test

@@ -7,6 +7,7 @@ import serverbench.report.Run
 import tools.jackson.databind.json.JsonMapper
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
+import kotlin.test.assertNotNull
 import kotlin.test.assertTrue
 
 class ComparisonTest {
@@ -21,12 +22,12 @@ class ComparisonTest {
     /** Base at limit 10000, head at 10500: head 7 % slower with a 1 % spread, p99 the same on both sides. */
     private val forks = forks(0.01)
 
-    private fun forks(spread: Double) = ForkOrder.of(5).let { order ->
-        // The k-th fork of each side wobbles by (k - 2) %: both sides' wobbles average out to exactly 1.
+    private fun forks(spread: Double, count: Int = 6) = ForkOrder.of(count).let { order ->
+        // The k-th fork of each side wobbles by (k - 2.5) spreads: both sides' wobbles average out to exactly 1.
         val seen = HashMap<Side, Int>()
         order.map { side -> side to (seen.merge(side, 1) { a, b -> a + b }!! - 1) }
     }.map { (side, k) ->
-        val wobble = 1 + spread * (k - 2)
+        val wobble = 1 + spread * (k - (count - 1) / 2.0)
         if (side == Side.BASE) {
             side to listOf(run("10000", 8000 * wobble, 10.0 * wobble), run("10000", 4000.0 * wobble, 20.0, "tomcat"))
         } else {
@@ -40,8 +41,8 @@ class ComparisonTest {
         assertEquals(6, rows.size, rows.joinToString { "${it.params} ${it.metric}" })
         val netty = rows.single { it.params["server"] == "netty" && it.metric == Comparison.Metric.THROUGHPUT }
         assertEquals(mapOf("server" to "netty", "concurrency" to "64"), netty.params)
-        assertEquals(5, netty.base.size)
-        assertEquals(5, netty.head.size)
+        assertEquals(6, netty.base.size)
+        assertEquals(6, netty.head.size)
         assertEquals(0.93, netty.ratio, 1e-9)
         assertTrue(netty.significant)
         assertEquals("slower", netty.verdict)
@@ -50,6 +51,32 @@ class ComparisonTest {
         assertEquals("~", p99.verdict)
         // Without leaving the side's parameter out, nothing pairs.
         assertTrue(Comparison.of(forks, emptySet()).rows.isEmpty())
+    }
+
+    @Test
+    fun `a side that ran several values of a side's parameter is not pooled into one row`() {
+        // Base sets limit=10000; head leaves it to the benchmark's defaults, two of them here.
+        val mixed = forks.map { (side, runs) ->
+            if (side == Side.BASE) side to runs else side to runs + run("11000", 7000.0, 11.0)
+        }
+        val comparison = Comparison.of(mixed, setOf("limit"))
+        assertTrue(
+            comparison.rows.none {
+                it.params["server"] == "netty"
+            },
+            comparison.rows.joinToString { "${it.params}" },
+        )
+        assertEquals(3, comparison.rows.count { it.params["server"] == "tomcat" })
+        assertTrue(comparison.rows.all { it.head.size == 6 })
+        assertEquals(
+            listOf(
+                "CpuBenchmark.direct (server=netty, concurrency=64): not compared, as head ran limit=10500 and " +
+                    "limit=11000 (they would pool into one row): give each side one value of limit",
+            ),
+            comparison.notCompared,
+        )
+        val md = ComparisonOutput.markdown(comparison, "b", "h", "f")
+        assertTrue(md.contains("Not compared:\n- CpuBenchmark.direct (server=netty"), md)
     }
 
     @Test
@@ -72,26 +99,59 @@ class ComparisonTest {
 
     @Test
     fun `the markdown marks only the significant rows and says what the figures rest on`() {
-        val md = ComparisonOutput.markdown(Comparison.of(forks, setOf("limit")), "a", "b", "5 forks a side")
+        val md = ComparisonOutput.markdown(Comparison.of(forks, setOf("limit")), "a", "b", "6 forks a side")
         val lines = md.lines().filter { it.startsWith("| CpuBenchmark") }
         assertEquals(6, lines.size, md)
         assertTrue(lines.single { "server=netty" in it && "req/s" in it }.endsWith("**slower** |"), md)
         assertEquals(1, lines.count { "**" in it }, md)
-        assertTrue(lines.all { "5 + 5 × 5" in it }, md)
+        assertTrue(lines.all { "6 + 6 × 5" in it }, md)
         assertTrue("every row: concurrency=64" in md, md)
     }
 
     @Test
-    fun `the markdown says how many forks would have shown a 5 percent change in req-s, where this run could not`() {
+    fun `the markdown says how many forks would have shown a 5 percent change in req-s, only counts compare runs`() {
         assertFalse(ComparisonOutput.markdown(Comparison.of(forks, setOf("limit")), "b", "h", "f").contains("--forks"))
-        val wide = Comparison.of(forks(0.05), setOf("limit"))
-        val row = wide.rows.filter { it.metric == Comparison.Metric.THROUGHPUT }.maxBy { it.minimumDetectable }
-        assertTrue(row.minimumDetectable > 0.05, "${row.minimumDetectable}")
-        val needed = kotlin.math.ceil(5 * (row.minimumDetectable / 0.05).let { it * it }).toInt()
-        val markdown = ComparisonOutput.markdown(wide, "b", "h", "f")
-        assertTrue(
-            markdown.contains("could not have shown a 5.0 % change") && markdown.contains("--forks $needed "),
-            markdown,
+        for (spread in listOf(0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04)) {
+            val wide = Comparison.of(forks(spread), setOf("limit"))
+            val row = wide.rows.filter { it.metric == Comparison.Metric.THROUGHPUT }.maxBy { it.minimumDetectable }
+            val markdown = ComparisonOutput.markdown(wide, "b", "h", "f")
+            if (row.minimumDetectable <= 0.05) {
+                assertFalse(markdown.contains("--forks"), markdown)
+                continue
+            }
+            assertTrue(markdown.contains("could not have shown a 5.0 % change"), markdown)
+            val advised = assertNotNull(Regex("""about --forks (\d+) would""").find(markdown), markdown)
+                .groupValues[1].toInt()
+            // Even, so the order cancels a drift, and more than the 6 that fell short.
+            assertTrue(advised % 2 == 0 && advised > 6, "spread $spread: --forks $advised")
+            // The half-width scaled by the exact test's steps reaches 5 % there, and not at the allowed count before.
+            val scaled = { n: Int ->
+                row.minimumDetectable * ForkStatistics.widthShare(n, n) / ForkStatistics.widthShare(6, 6)
+            }
+            assertTrue(scaled(advised) <= 0.05 && scaled(advised - 2) > 0.05, "spread $spread: --forks $advised")
+        }
+        val hopeless = ComparisonOutput.markdown(Comparison.of(forks(0.08), setOf("limit")), "b", "h", "f")
+        assertTrue(hopeless.contains("not even --forks 100 would."), hopeless)
+    }
+
+    @Test
+    fun `labels follow the test that marks - its real level, nothing detectable where nothing can be marked`() {
+        val six = ComparisonOutput.markdown(Comparison.of(forks, setOf("limit")), "b", "h", "f")
+        assertTrue(six.contains("marked by chance with probability 4.11 % (6 + 6 forks)"), six)
+        assertFalse(six.contains("1 row in 20"), six)
+        // Forks lost to failures: 3 a side can never be marked, so the row says so instead of a detectable change.
+        val all = forks(0.01)
+        val three = Comparison.of(
+            all.filter { it.first == Side.BASE }.take(3) + all.filter { it.first == Side.HEAD }.take(3),
+            setOf("limit"),
         )
+        val md = ComparisonOutput.markdown(three, "b", "h", "f")
+        assertTrue(md.contains("probability 0 (3 + 3 forks)"), md)
+        val lines = md.lines().filter { it.startsWith("| CpuBenchmark") }
+        assertTrue(lines.isNotEmpty() && lines.all { it.endsWith("| – | ~ |") }, md)
+        assertFalse(md.contains("--forks"), md)
+        val json = JsonMapper.builder().build().readTree(ComparisonOutput.json(three))
+        assertEquals(0.0, json[0]["alpha"].asDouble())
+        assertTrue(json[0]["minDetectable"].isNull, "${json[0]}")
     }
 }

@@ -23,6 +23,20 @@ class ConfigurationTest {
     }
 
     @Test
+    fun `a side's parameters are read as JMH reads them - attached, several values, repeated`() {
+        // -pname=value is JMH's too; it was left out of the side's parameters, so rows never paired.
+        val attached = Configuration("head", jar, "java", "-plimit=10500 -prof gc -t 2")
+        assertEquals(setOf("limit"), attached.params)
+        assertEquals(mapOf("limit" to listOf("10500")), attached.paramValues)
+        assertEquals(listOf("-plimit=10500", "-prof", "gc", "-t", "2"), attached.jmhOptions)
+        assertEquals(
+            mapOf("limit" to listOf("1000", "10000"), "server" to listOf("netty", "tomcat")),
+            Configuration.paramValues(listOf("-p", "limit=1000,10000", "-pserver=netty", "-p", "server=tomcat")),
+        )
+        assertEquals(emptyMap(), Configuration.paramValues(listOf("-prof", "gc", "-p")))
+    }
+
+    @Test
     fun `one fork's command - the side's launcher, the shared options, one fork, its own result file`() {
         val c = Configuration("head", jar, "/jdk/bin/java", "-XX:+UseZGC -p limit=7")
         val cmd = c.command(

@@ -3,6 +3,7 @@ package serverbench.compare
 import org.junit.jupiter.api.Test
 import java.util.Random
 import kotlin.test.assertEquals
+import kotlin.test.assertFalse
 import kotlin.test.assertNull
 import kotlin.test.assertTrue
 
@@ -62,24 +63,76 @@ class ForkStatisticsTest {
     }
 
     @Test
-    fun `the smallest detectable change grows with the spread and shrinks with forks`() {
-        val narrow = ForkStatistics.minimumDetectable(d(99, 100, 101, 100, 100), d(99, 100, 101, 100, 100))
-        val wide = ForkStatistics.minimumDetectable(d(90, 100, 110, 100, 100), d(90, 100, 110, 100, 100))
-        assertTrue(narrow < wide, "$narrow vs $wide")
-        val more = ForkStatistics.minimumDetectable(
-            d(90, 100, 110, 100, 100, 90, 100, 110, 100, 100),
-            d(90, 100, 110, 100, 100, 90, 100, 110, 100, 100),
-        )
-        assertTrue(more < wide, "$more vs $wide")
-        // sd 7.07 over 5 forks a side: (t(0.975, 8) + t(0.8, 8)) × sd × sqrt(2 / 5) / 100 = (2.306 + 0.889) × 4.47 %.
-        assertEquals((2.306004 + 0.8888895) * Math.sqrt(50.0 * 2 / 5) / 100, wide, 1e-5)
+    fun `detectable is the estimate's distance to the interval's farther end, from the test that marks`() {
+        // 10..14 against 15..19: head ÷ base 17 / 12 in 15 / 13 – 19 / 11 (above); the low end is the farther.
+        val detectable = ForkStatistics.minimumDetectable(d(10, 11, 12, 13, 14), d(15, 16, 17, 18, 19))
+        assertEquals((17.0 / 12) / (15.0 / 13) - 1, detectable, 1e-12)
+        // 3 forks a side can never be marked at 95 %: nothing is detectable (Welch's t gave a finite figure).
+        assertTrue(ForkStatistics.minimumDetectable(d(99, 100, 101), d(99, 100, 101)).isNaN())
+        assertTrue(ForkStatistics.minimumDetectable(d(10, 11), d(15, 16)).isNaN())
+        // By definition: head's forks moved from "no difference" by just more than it, either way, are marked; by just
+        // less, on the side it comes from, not.
+        val random = Random(26)
+        repeat(200) {
+            val base = DoubleArray(6) { 100 * (1 + 0.03 * random.nextGaussian()) }
+            val head = DoubleArray(6) { 100 * (1 + 0.03 * random.nextGaussian()) }
+            val least = ForkStatistics.minimumDetectable(base, head)
+            val ratio = ForkStatistics.ratio(base, head)
+            fun marked(change: Double): Boolean {
+                val moved = DoubleArray(head.size) { head[it] / ratio * change }
+                return ForkStatistics.significant(
+                    ForkStatistics.mannWhitney(base, moved),
+                    ForkStatistics.ratioInterval(base, moved),
+                )
+            }
+            assertTrue(marked((1 + least) * 1.001) && marked((1 - least) * 0.999), "$least")
+            assertFalse(marked((1 + least) * 0.999) && marked((1 - least) * 1.001), "$least")
+        }
+    }
+
+    @Test
+    fun `the chance of a mark is the exact test's real level, 0 below 4 forks a side`() {
+        // 2 / C(2n, n) is the smallest p: n = 2 gives 0.333, n = 3 0.1, neither below 0.05.
+        assertEquals(0.0, ForkStatistics.markingLevel(2, 2))
+        assertEquals(0.0, ForkStatistics.markingLevel(3, 3))
+        assertEquals(2.0 / 70, ForkStatistics.markingLevel(4, 4), 1e-12)
+        // P(U <= 2) = 4 / 252 for 5 a side: the two tails 8 / 252, about 3 %.
+        assertEquals(8.0 / 252, ForkStatistics.markingLevel(5, 5), 1e-12)
+        // 6 a side: U <= 5 in 19 of the C(12, 6) = 924 orders.
+        assertEquals(38.0 / 924, ForkStatistics.markingLevel(6, 6), 1e-12)
+        assertEquals(4, ForkStatistics.minimumForks)
+    }
+
+    @Test
+    fun `a real change the size of a run's typical detectable is marked about half the time, twice it nearly always`() {
+        val random = Random(11)
+        fun forks(mean: Double) = DoubleArray(6) { mean * (1 + 0.02 * random.nextGaussian()) }
+        val typical = DoubleArray(400) { ForkStatistics.minimumDetectable(forks(100.0), forks(100.0)) }
+            .sorted()[200]
+        fun rate(change: Double): Double {
+            var marked = 0
+            repeat(1000) {
+                val base = forks(100.0)
+                val head = forks(100.0 * (1 + change))
+                if (ForkStatistics.significant(
+                        ForkStatistics.mannWhitney(base, head),
+                        ForkStatistics.ratioInterval(base, head),
+                    )
+                ) {
+                    marked++
+                }
+            }
+            return marked / 1000.0
+        }
+        assertTrue(rate(typical) in 0.4..0.75, "${rate(typical)} at $typical")
+        assertTrue(rate(2 * typical) >= 0.95, "${rate(2 * typical)} at ${2 * typical}")
     }
 
     @Test
     fun `A-A comparisons are marked at most 5 percent of the time, and their interval covers 1 at least 95 percent`() {
         val random = Random(20261125)
         val trials = 4000
-        for (forks in listOf(5, 10)) {
+        for (forks in listOf(5, 6, 10)) {
             var marked = 0
             var covered = 0
             repeat(trials) {
@@ -93,6 +146,8 @@ class ForkStatisticsTest {
             val rate = marked.toDouble() / trials
             val coverage = covered.toDouble() / trials
             assertTrue(rate <= 0.05, "$forks forks: A/A marked ${rate * 100} % of the time")
+            val level = ForkStatistics.markingLevel(forks, forks)
+            assertEquals(level, rate, 0.012, "$forks forks: the table's chance of a mark")
             assertTrue(coverage in 0.945..0.985, "$forks forks: the 95 % interval covered 1 in ${coverage * 100} %")
         }
     }
