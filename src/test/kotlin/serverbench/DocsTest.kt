@@ -1,0 +1,68 @@
+package serverbench
+
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.io.File
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/**
+ * The README is the front page and `docs/` the manual (README, "The manual"): every relative link and anchor resolves
+ * as GitHub renders it, the README stays short, and the catalogue names every benchmark the jar has.
+ */
+class DocsTest {
+    private val manual = listOf(File("README.md"), File("jmh-results/README.md"), File("profiles/README.md")) +
+        File("docs").listFiles { f -> f.extension == "md" }.orEmpty().sortedBy { it.name }
+
+    @Test
+    fun `every relative link and anchor of the README and the manual resolves`() {
+        assertTrue(manual.size > 10, "docs/ pages: $manual")
+        assertEquals(emptyList(), MarkdownLinks.dangling(manual))
+    }
+
+    @Test
+    fun `a dangling link, file or anchor, is found`(@TempDir dir: File) {
+        File(dir, "other.md").writeText("# Other page\n\n## A section (`-p x`)\n\n```\n## not a heading\n```\n")
+        val page = File(dir, "page.md").apply {
+            writeText(
+                "# Page\n\nSee [it](other.md#a-section--p-x), [top](#page) and [here](https://example.org/x#y).\n" +
+                    "Broken: [gone](missing.md), [no anchor](other.md#not-a-heading), [local](#nowhere).\n" +
+                    "```\n[in code](ignored.md)\n```\n",
+            )
+        }
+        assertEquals(
+            listOf(
+                "${page.path}:4: missing.md (no such file)",
+                "${page.path}:4: other.md#not-a-heading (no such heading in other.md)",
+                "${page.path}:4: #nowhere (no such heading in page.md)",
+            ),
+            MarkdownLinks.dangling(listOf(page)),
+        )
+    }
+
+    @Test
+    fun `the README is read in five minutes`() {
+        val lines = File("README.md").readLines().size
+        assertTrue(lines <= 250, "README.md has $lines lines; the manual belongs in docs/")
+    }
+
+    @Test
+    fun `the catalogue names every benchmark of the jar`() {
+        val catalogue = File("docs/catalogue.md").readText()
+        val missing = benchmarkMethods().filter { (cls, method) ->
+            "`$cls`" !in catalogue || ("`$cls.$method`" !in catalogue && "`.$method`" !in catalogue)
+        }
+        assertEquals(emptyList(), missing.map { "${it.first}.${it.second}" })
+    }
+
+    /** (class, method) of every `@Benchmark` in the compiled benchmarks package. */
+    private fun benchmarkMethods(): List<Pair<String, String>> {
+        val dir = File("target/classes/serverbench/benchmarks")
+        return dir.listFiles { f -> f.extension == "class" && '$' !in f.name }.orEmpty().sortedBy { it.name }
+            .map { Class.forName("serverbench.benchmarks.${it.nameWithoutExtension}") }
+            .flatMap { c ->
+                c.methods.filter { it.isAnnotationPresent(org.openjdk.jmh.annotations.Benchmark::class.java) }
+                    .map { c.simpleName to it.name }.sortedBy { it.second }
+            }.also { assertTrue(it.size > 30, "found only $it") }
+    }
+}
