@@ -2,6 +2,7 @@ package serverbench.report
 
 import serverbench.benchmarks.Knobs
 import serverbench.fixture.CpuPlacement
+import serverbench.metrics.Steadiness
 import java.util.Locale
 
 /**
@@ -229,6 +230,11 @@ object Findings {
             out += "not steady, so not compared: ${unsteady.joinToString(", ") { name(it) }}"
         } else if (unsteady.isNotEmpty()) {
             out += "not steady"
+        }
+        val unjudged = runs.filter { it.steadinessNotJudged }
+        if (unjudged.isNotEmpty()) {
+            val which = if (unjudged.size == runs.size) "" else ": " + unjudged.joinToString(", ") { name(it) }
+            out += "too few iterations to judge steadiness (-i ${Steadiness.MIN_ITERATIONS} or more)$which"
         }
         val failed = runs.filter { (it.metric("errors")?.score ?: 0.0) > 0 }
         if (failed.isNotEmpty()) {

@@ -1,6 +1,7 @@
 package serverbench.report
 
 import serverbench.benchmarks.Knobs
+import serverbench.metrics.Steadiness
 import java.io.File
 import java.util.Locale
 import kotlin.math.abs
@@ -189,6 +190,15 @@ object Report {
                 "\n(not steady): throughput was still changing while it was measured (`${Run.NOT_STEADY}`): " +
                     "do not compare such a row, with other rows or with a baseline. No change on it, or against a " +
                     "baseline row that was not steady, is marked.\n",
+            )
+        }
+        val unjudged = runs.count { it.steadinessNotJudged }
+        if (unjudged > 0) {
+            out.append(
+                "\nSteadiness not judged for $unjudged of ${runs.size} rows: fewer than ${Steadiness.MIN_ITERATIONS} " +
+                    "measured iterations per fork are too few to judge whether throughput was steady " +
+                    "(`-i ${Steadiness.MIN_ITERATIONS}` or more)" +
+                    (if (withBaseline) "; their changes are marked as if it was.\n" else ".\n"),
             )
         }
         if (runs.any { it.allocLowerBound }) {

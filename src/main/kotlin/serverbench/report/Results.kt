@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.metrics.Steadiness
 import serverbench.profile.ProfileLayout
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
@@ -51,6 +52,13 @@ data class Run(
 
     /** `warning.notSteady` above 0: throughput still changed while measured; its figures must not be compared. */
     val notSteady: Boolean get() = (secondary[NOT_STEADY]?.score ?: 0.0) > 0
+
+    /**
+     * No steadiness verdict: fewer measured iterations per fork than the guard judges, so no `warning.notSteady` was
+     * written. Neither steady nor not; a result file from before that rule may still carry the flag, and keeps it.
+     */
+    val steadinessNotJudged: Boolean
+        get() = NOT_STEADY !in secondary && iterations in 1 until Steadiness.MIN_ITERATIONS
 
     /** The server's CPU budget, "cpus=1", "cpus=0.5, cpuset=1", or "" without one (defaults are dropped on read). */
     val budget: String get() = listOfNotNull(

@@ -157,6 +157,22 @@ class FindingsTest {
     }
 
     @Test
+    fun `rows with too few iterations to judge are compared, and the findings say steadiness was not judged`() {
+        // Under -i 5 the guard gives no verdict and writes no warning.notSteady.
+        fun unjudged(r: Run) = r.copy(secondary = r.secondary - Run.NOT_STEADY, iterations = 3)
+        val netty = run("CpuBenchmark.direct", "netty", 10_000.0, 100.0, 10.0, 9.0, 11.0)
+        val tomcat = run("CpuBenchmark.direct", "tomcat", 9_500.0, 100.0, 30.0, 28.0, 33.0)
+        val one = lines(listOf(unjudged(netty), tomcat.copy(iterations = 5)))
+        assertTrue(one[5].startsWith("- **Cpu**: most req/s **netty direct**: 10,000 vs 9,500"), "$one")
+        assertEquals("  Too few iterations to judge steadiness (-i 5 or more): netty direct.", one[6], "$one")
+        val both = lines(listOf(unjudged(netty), unjudged(tomcat)))
+        assertEquals("  Too few iterations to judge steadiness (-i 5 or more).", both[6], "$both")
+        // A flag an older harness wrote for 3 iterations is kept; unknown iterations (0) are no reason to doubt one.
+        val flagged = lines(listOf(netty.copy(iterations = 3), tomcat))
+        assertFalse(flagged.any { it.contains("Too few") }, "$flagged")
+    }
+
+    @Test
     fun `failures and fired guards are mentioned with the row`() {
         val text = lines(
             listOf(

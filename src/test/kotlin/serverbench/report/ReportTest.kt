@@ -55,6 +55,25 @@ class ReportTest {
     }
 
     @Test
+    fun `a table says for how many rows steadiness was not judged, too few iterations`() {
+        fun run(server: String, iterations: Int, secondary: Map<String, Metric>) = Run(
+            "serverbench.benchmarks.NoopBenchmark.hello",
+            mapOf("server" to server),
+            Metric(100.0, 1.0, "ops/s"),
+            secondary,
+            iterations = iterations,
+        )
+        val steady = mapOf(Run.NOT_STEADY to Metric(0.0, Double.NaN, "flag"))
+        val runs = listOf(run("netty", 3, emptyMap()), run("tomcat", 5, steady))
+        val note = "Steadiness not judged for 1 of 2 rows: fewer than 5 measured iterations per fork are too few to " +
+            "judge whether throughput was steady (`-i 5` or more)"
+        assertTrue(Report.markdown(runs, "x.json", null, null).contains("\n$note.\n"))
+        val against = Report.markdown(runs, "x.json", runs, "x.json")
+        assertTrue(against.contains("\n$note; their changes are marked as if it was.\n"), against)
+        assertFalse(Report.markdown(runs.drop(1), "x.json", null, null).contains("not judged"))
+    }
+
+    @Test
     fun `counts print as whole numbers`() {
         val run = Run(
             "serverbench.benchmarks.NoopBenchmark.hello",
