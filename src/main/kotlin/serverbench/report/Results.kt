@@ -7,8 +7,9 @@ import tools.jackson.databind.json.JsonMapper
 import java.io.File
 
 /**
- * One metric of one run: score ± error (the 99.9 % half-interval JMH printed; NaN when it could not tell), and the
- * interval's ends, which are not score ± error when it is asymmetric (a percentile's bootstrap interval).
+ * One metric of one run: score ± error (JMH's error: its 99.9 % half-interval, or for a latency percentile the larger
+ * side of its per-iteration range; NaN when there is none), the interval's ends, which are not score ± error when it
+ * is asymmetric (a percentile's range), and how many per-iteration values the result file holds for it (0: unknown).
  */
 data class Metric(
     val score: Double,
@@ -16,6 +17,7 @@ data class Metric(
     val unit: String,
     val low: Double = score - error,
     val high: Double = score + error,
+    val samples: Int = 0,
 )
 
 /** One JMH result: a benchmark method with its parameter values, and the profiles this very run made. */
@@ -125,9 +127,12 @@ object Results {
         val unit = node["scoreUnit"]?.asString() ?: ""
         val ends = node["scoreConfidence"]?.takeIf { it.isArray && it.size() == 2 }
             ?.let { doubleArrayOf(number(it[0]), number(it[1])) }?.takeIf { e -> e.all { it.isFinite() } }
+        // One list of per-iteration values per fork.
+        val raw = node["rawData"]?.takeIf { it.isArray }
+        val samples = (0 until (raw?.size() ?: 0)).sumOf { raw!![it].takeIf { f -> f.isArray }?.size() ?: 0 }
         // Without an error JMH writes the score (or NaN) as both ends: no interval either way.
-        if (error.isNaN() || ends == null) return Metric(score, error, unit)
-        return Metric(score, error, unit, ends[0], ends[1])
+        if (error.isNaN() || ends == null) return Metric(score, error, unit, samples = samples)
+        return Metric(score, error, unit, ends[0], ends[1], samples)
     }
 
     /** JMH writes NaN as the string "NaN". */
