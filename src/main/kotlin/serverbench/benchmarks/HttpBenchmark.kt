@@ -225,7 +225,7 @@ abstract class HttpBenchmark {
             resources,
             warmupSeconds,
             lastMeasurement = last,
-            notSteady = measured.notSteady(last),
+            steadiness = measured.steadiness(last),
             budget = budget,
             extra = iterationFigures(),
         )

@@ -9,7 +9,7 @@ import serverbench.metrics.Steadiness
 
 /**
  * What a trial's measured iterations add up to, for its closing warning lines: how many iterations fired each guard
- * (and its last text), and the run-level notSteady verdict over their successful req/s. Warmup never counts.
+ * (and its last text), and the run-level steadiness verdict over their successful req/s. Warmup never counts.
  */
 internal class MeasuredIterations {
     private var count = 0
@@ -19,11 +19,15 @@ internal class MeasuredIterations {
     /** Each client thread's own successes, summed over the measured iterations. */
     private var threadSuccesses = LongArray(0)
 
+    /** Why the measured iterations were not judged (too few), for a line of its own: it is no guard that fired. */
+    private var notJudged: String? = null
+
     fun clear() {
         count = 0
         warnings.clear()
         rates.clear()
         threadSuccesses = LongArray(0)
+        notJudged = null
     }
 
     /** Counts [iteration] if measured, and says whether it was the fork's last measured one. */
@@ -35,8 +39,8 @@ internal class MeasuredIterations {
         return ++count == iteration.count
     }
 
-    /** The notSteady verdict over the measured iterations, on the last one; null before it or when steady. */
-    fun notSteady(last: Boolean): String? = if (last) Steadiness.notSteady(rates) else null
+    /** The steadiness verdict over the measured iterations, on the last one; null before it. */
+    fun steadiness(last: Boolean): Steadiness.Verdict? = if (last) Steadiness.judge(rates) else null
 
     fun record(iteration: IterationParams, report: IterationReport) {
         if (iteration.type == IterationType.MEASUREMENT) {
@@ -44,7 +48,11 @@ internal class MeasuredIterations {
                 if (warning != null) warnings[guard] = (warnings[guard]?.first ?: 0) + 1 to warning
             }
         }
-        report.notSteady?.let { warnings[Guards.NOT_STEADY] = 0 to it }
+        when (val verdict = report.steadiness) {
+            is Steadiness.Verdict.NotSteady -> warnings[Guards.NOT_STEADY] = 0 to verdict.why
+            is Steadiness.Verdict.TooFew -> notJudged = verdict.why
+            else -> {}
+        }
     }
 
     /**
@@ -62,6 +70,7 @@ internal class MeasuredIterations {
     /** One line per guard that fired; a run-level guard (count 0) judges the measured iterations together. */
     fun printWarnings(runName: String) {
         threadLine()?.let { println("\nserverbench: $it") }
+        notJudged?.let { println("\nserverbench: steadiness not judged for $runName: $it") }
         for ((guard, fired) in warnings) {
             val where = if (fired.first == 0) "" else ", in ${fired.first} of $count measured iterations"
             println("\nserverbench: WARNING ($guard$where) $runName: ${fired.second}")

@@ -29,7 +29,10 @@ object Guards {
     const val BEHIND_SCHEDULE = "behindSchedule"
     const val UNANSWERED = "unanswered"
 
-    /** Run-level (see [Steadiness.notSteady]): measured iterations that trend or scatter too much to compare. */
+    /**
+     * Run-level (see [Steadiness.judge]): measured iterations that trend or scatter too much to compare; below
+     * [Steadiness.MIN_ITERATIONS] not judged, and then not written at all.
+     */
     const val NOT_STEADY = "notSteady"
 
     /** The client thread alone at this share of a core is the bottleneck. */

@@ -16,13 +16,6 @@ class HistogramStatistics private constructor(private val compressed: ByteArray)
     @Transient
     private var histogram: Histogram? = null
 
-    /** Bootstrap intervals (ms) of the merged results whose first iteration this is, with their iterations. */
-    @Transient
-    internal var bootstrapCache: MutableList<Pair<List<HistogramStatistics>, List<DoubleArray>?>>? = null
-
-    internal val bootstraps get() = bootstrapCache ?: ArrayList<Pair<List<HistogramStatistics>, List<DoubleArray>?>>()
-        .also { bootstrapCache = it }
-
     fun decoded(): Histogram = histogram ?: Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(compressed), 0)
         .also { histogram = it }
 

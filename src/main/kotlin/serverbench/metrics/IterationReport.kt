@@ -4,14 +4,15 @@ import serverbench.client.ClientReport
 
 /**
  * What one iteration measured: the load client's figures and the JVM's resource use; the seconds the trial warmed up
- * for (-1: no steady-state warmup); on the last measured iteration of a fork, the run-level notSteady verdict.
+ * for (-1: no steady-state warmup); on the last measured iteration of a fork, the run-level steadiness verdict
+ * ([Steadiness.judge]; null on every other iteration).
  */
 class IterationReport(
     val client: ClientReport,
     val resources: ResourceReport?,
     val warmupSeconds: Double = -1.0,
     val lastMeasurement: Boolean = false,
-    val notSteady: String? = null,
+    val steadiness: Steadiness.Verdict? = null,
     /** With `-p cpus` or `-p cpuset`: the budget and the server group's CFS accounting over the iteration. */
     val budget: BudgetReport? = null,
     /** A family's own figures for the iteration (the database family's pool wait). */

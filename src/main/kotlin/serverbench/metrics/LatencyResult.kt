@@ -16,8 +16,7 @@ import kotlin.math.min
  * and the average of per-iteration p99s is not the p99 of the run. This result carries the histogram itself; its
  * aggregator *merges* histograms, so `latency.p99` of a benchmark is the p99 of all measured requests of all
  * measurement iterations of all forks. The percentiles are derivative results, computed from the merged histogram,
- * with an interval of that same statistic: a bootstrap over the measured iterations ([PercentileBootstrap]). The
- * interval of the per-iteration values' mean would belong to another figure (for p99.9 and max, far from this one).
+ * with the range of their per-iteration values as the interval ([PercentileRange] says what that range claims).
  *
  * The result's own score is the mean latency (label `latency.mean`); its statistics are the histogram, so JMH's JSON
  * `scorePercentiles` for `latency.mean` hold the full latency distribution.
@@ -35,42 +34,6 @@ class LatencyResult private constructor(
 
     private fun perIterationHistograms() = iterations.ifEmpty { listOf(histogram) }
 
-    /** Bootstrap intervals of the percentiles, in ms: computed once, when a percentile's error is first asked for. */
-    @Transient
-    private var bootstrap: List<DoubleArray>? = null
-
-    @Transient
-    private var bootstrapDone = false
-
-    private fun bootstrapInterval(i: Int): DoubleArray? {
-        if (!bootstrapDone) {
-            val iterations = perIterationHistograms()
-            // JMH aggregates a run's iterations anew each time its results are read (result block, final table, the
-            // result file after every run): a new merged result each time, over the same iteration objects.
-            val known = iterations.first().bootstraps
-            val same = known.firstOrNull { (its, _) ->
-                its.size == iterations.size && its.zip(iterations).all { (a, b) -> a === b }
-            }
-            bootstrap = if (same != null) {
-                same.second
-            } else {
-                bootstrap(iterations).also {
-                    known += iterations to it
-                    if (known.size > 4) known.removeAt(0)
-                }
-            }
-            bootstrapDone = true
-        }
-        return bootstrap?.get(i - 1)
-    }
-
-    private fun bootstrap(iterations: List<HistogramStatistics>): List<DoubleArray>? = PercentileBootstrap(
-        iterations.map {
-            it.decoded()
-        },
-    ).intervals(SUMMARY.copyOfRange(1, SUMMARY.size))
-        ?.map { doubleArrayOf(it[0] / 1000.0, it[1] / 1000.0) }
-
     val count: Long get() = histogram.n
 
     override fun getScore(): Double = histogram.mean
@@ -84,7 +47,7 @@ class LatencyResult private constructor(
     override fun getIterationAggregator(): Aggregator<LatencyResult> = MERGE
 
     override fun getDerivativeResults(): Collection<Result<*>> = SUMMARY.indices.drop(1).map { i ->
-        PercentileResult(prefix + SUMMARY_SUFFIXES[i], histogram.summaryValue(i), perIteration(i), this, i)
+        PercentileResult(prefix + SUMMARY_SUFFIXES[i], histogram.summaryValue(i), perIteration(i), SUMMARY[i] == 100.0)
     }
 
     private fun perIteration(i: Int) = ListStatistics().also { s ->
@@ -96,32 +59,46 @@ class LatencyResult private constructor(
     override fun extendedInfo(): String = distributionExtendedInfo()
 
     /**
-     * A percentile of the merged histogram, with the per-iteration values as its statistics (JMH's rawData) and the
-     * bootstrap interval of the merged percentile as its confidence. The interval is asymmetric (a long tail in one
-     * iteration stretches it upwards only); JMH prints one ±, so the error is its larger half.
+     * A percentile of the merged histogram, with the per-iteration values as its statistics (JMH's rawData) and their
+     * range as its interval, from [PercentileRange.MIN_ITERATIONS] iterations on; the max ([isMax]) has none. The
+     * range is asymmetric around the figure (a long tail in one iteration stretches it upwards only); JMH prints one
+     * ±, so the error is its larger side, and the JSON's `scoreConfidence` holds both ends.
      */
     class PercentileResult internal constructor(
         label: String,
         private val value: Double,
         perIteration: ListStatistics,
-        private val source: LatencyResult,
-        private val index: Int,
+        private val isMax: Boolean,
     ) : Result<PercentileResult>(ResultRole.SECONDARY_DERIVATIVE, label, perIteration, UNIT, AggregationPolicy.AVG) {
         override fun getScore(): Double = value
 
-        /** Below 3 iterations none: the error is NaN and the "interval" the score itself, as before. */
-        private fun bootstrap(): DoubleArray? = source.bootstrapInterval(index)
-            // The percentile bootstrap can leave the estimate just outside on coarse data; a ± around it must cover it.
-            ?.let { doubleArrayOf(min(it[0], value), max(it[1], value)) }
+        private fun range(): DoubleArray? = if (isMax || statistics.n < PercentileRange.MIN_ITERATIONS) {
+            null
+        } else {
+            // The merged percentile lies within the per-iteration range; min/max keep it so on HdrHistogram's buckets.
+            doubleArrayOf(min(statistics.min, value), max(statistics.max, value))
+        }
 
-        override fun getScoreConfidence(): DoubleArray = bootstrap() ?: doubleArrayOf(value, value)
+        override fun getScoreConfidence(): DoubleArray = range() ?: doubleArrayOf(value, value)
 
-        override fun getScoreError(): Double = bootstrap()?.let { max(value - it[0], it[1] - value) } ?: Double.NaN
+        override fun getScoreError(): Double = range()?.let { max(value - it[0], it[1] - value) } ?: Double.NaN
+
+        /** Not JMH's "±(99.9%)": this interval has the coverage of its iteration count. */
+        override fun toString(): String {
+            val range = range() ?: return "%.3f %s".format(value, UNIT)
+            val n = statistics.n.toInt()
+            return "%.3f %s, range of %d iterations [%.3f, %.3f], holds their median with %.1f %%"
+                .format(value, UNIT, n, range[0], range[1], 100 * PercentileRange.coverage(n))
+        }
 
         override fun extendedInfo(): String {
-            val interval = bootstrap()?.let { "interval [%.3f, %.3f], bootstrap of iterations; ".format(it[0], it[1]) }
-            return "  $this (${interval ?: ""}of all measured requests; per iteration: ${statistics.n} values, " +
-                "min ${"%.3f".format(statistics.min)}, max ${"%.3f".format(statistics.max)})\n"
+            // The range names the per-iteration extremes already; without one, they are worth a look.
+            val perIteration = if (range() != null) {
+                ""
+            } else {
+                "; per iteration: ${statistics.n} values, min %.3f, max %.3f".format(statistics.min, statistics.max)
+            }
+            return "  $this (of all measured requests$perIteration)\n"
         }
 
         // Derivatives are recomputed from the merged histogram, never aggregated; JMH still asks for aggregators.

@@ -72,20 +72,14 @@ class LoadMetricsProfiler : InternalProfiler {
                 out += ScalarResult("warning.$guard", if (warning != null) 1.0 else 0.0, "share", AggregationPolicy.AVG)
             }
             // Run-level: reported once per fork, on its last iteration; MAX ignores the zeros JMH fills in elsewhere.
-            if (report.lastMeasurement) {
-                out +=
-                    ScalarResult(
-                        "warning.${Guards.NOT_STEADY}",
-                        if (report.notSteady !=
-                            null
-                        ) {
-                            1.0
-                        } else {
-                            0.0
-                        },
-                        "flag",
-                        AggregationPolicy.MAX,
-                    )
+            // Too few iterations get no verdict, so no flag either: 0 would read as steady, 1 as not.
+            val notSteady = when (report.steadiness) {
+                Steadiness.Verdict.Steady -> 0.0
+                is Steadiness.Verdict.NotSteady -> 1.0
+                else -> null
+            }
+            if (notSteady != null) {
+                out += ScalarResult("warning.${Guards.NOT_STEADY}", notSteady, "flag", AggregationPolicy.MAX)
             }
             if (report.warmupSeconds >=
                 0

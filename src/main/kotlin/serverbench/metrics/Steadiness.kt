@@ -6,14 +6,17 @@ import kotlin.math.sqrt
 
 /**
  * Is a series of throughput figures steady? Used twice: to end the warmup once the server is steady (windows of load
- * before measurement, [warmedUp]), and to flag measured iterations that were not ([notSteady]).
+ * before measurement, [warmedUp]), and to flag measured iterations that were not ([judge]).
  *
  * Why these tests: the coefficient of variation of the last k figures is Georges et al.'s steady-state rule; on its own
  * it passes a slow climb, so the total change over those figures (Sen's slope, robust to one outlier) must be small
  * too, and so must the change from the k figures before them: a climb of under 1 % a window hides in k windows' noise
  * (README: Tomcat `suspendFun`), not over 2k. For the measured iterations the question is whether a reader may
  * compare the score: it may not when the iterations still trend (Mann-Kendall, exact for small n) or when JMH's own
- * 99.9 % interval is wider than [MAX_INTERVAL] of the score.
+ * 99.9 % interval is wider than [MAX_INTERVAL] of the score. Below [MIN_ITERATIONS] neither test can judge, so there
+ * is no verdict: the trend test cannot reach [TREND_P] (its smallest two-sided p is 1/3 at 3 iterations, 1/12 at 4),
+ * and t(0.9995, 2) = 31.6 makes the interval rule at 3 iterations flag any standard deviation above 0.55 % of the
+ * score.
  */
 object Steadiness {
     /** Warmup: figures compared (the last k windows). */
@@ -32,6 +35,23 @@ object Steadiness {
     const val TREND_P = 0.05
     const val MIN_TREND = 0.02
 
+    /** Measured iterations: fewer get no verdict (see the class comment). */
+    const val MIN_ITERATIONS = 5
+
+    /**
+     * The measured iterations' verdict, given on a fork's last measured iteration. Not `sealed`: JMH's bytecode
+     * generator, which scans every class of the jar, cannot read the PermittedSubclasses attribute.
+     */
+    abstract class Verdict {
+        object Steady : Verdict()
+
+        /** [why]: the test that failed, with its figures. */
+        class NotSteady(val why: String) : Verdict()
+
+        /** Too few iterations for either test: no verdict, [why] says so and what to run instead. */
+        class TooFew(val why: String) : Verdict()
+    }
+
     /**
      * Steady warmup: the last [WINDOWS] figures vary by at most [tolerance] (CV), drift by at most as much, and their
      * mean is within as much of the [WINDOWS] before them. [tolerance] is at least [TOLERANCE]; the caller widens it
@@ -47,12 +67,17 @@ object Steadiness {
             abs(mean - before.average()) / mean <= tolerance
     }
 
-    /** Why measured iterations [scores] are not steady, or null when they are. */
-    fun notSteady(scores: List<Double>): String? {
-        if (scores.size < 3) {
+    /** The verdict on measured iterations [scores]. */
+    fun judge(scores: List<Double>): Verdict {
+        if (scores.size < MIN_ITERATIONS) {
             val n = "${scores.size} measured iteration${if (scores.size == 1) "" else "s"}"
-            return "only $n: steadiness cannot be told (use -i 3 or more)"
+            return Verdict.TooFew("only $n: too few iterations to judge steadiness (-i $MIN_ITERATIONS or more)")
         }
+        return notSteady(scores)?.let { Verdict.NotSteady(it) } ?: Verdict.Steady
+    }
+
+    /** Why [MIN_ITERATIONS] or more measured iterations [scores] are not steady, or null when they are. */
+    private fun notSteady(scores: List<Double>): String? {
         val mean = scores.average()
         if (mean <= 0) return null
         val halfInterval = ListStatistics(scores.toDoubleArray()).getMeanErrorAt(0.999)

@@ -14,6 +14,7 @@ import org.jfree.data.xy.YIntervalSeriesCollection
 import org.jfree.svg.SVGGraphics2D
 import org.jfree.svg.ViewBox
 import serverbench.benchmarks.Knobs
+import serverbench.metrics.PercentileRange
 import java.awt.BasicStroke
 import java.awt.Color
 import java.awt.Font
@@ -24,10 +25,10 @@ import java.util.Locale
 
 /**
  * Line charts for a family swept over one numeric parameter (e.g. `limit` or `delayMs`): req/s and p99 per
- * variant × server, each point with its 99.9 % interval as an error bar, the conditions of the run (connections, loop,
- * CPU budget, iterations, JDK) under the title and the legend below the plot. Axes switch to log scale where values
- * span more than a decade; [Ticks] picks the ticks (1, 2 and 5 of every decade on log axes, at least five steps on
- * linear ones) so a value reads to two digits.
+ * variant × server, each point with its interval as an error bar (req/s: JMH's 99.9 %; p99: the per-iteration range,
+ * [PercentileRange]), the conditions of the run (connections, loop, CPU budget, iterations, JDK) under the title and
+ * the legend below the plot. Axes switch to log scale where values span more than a decade; [Ticks] picks the ticks
+ * (1, 2 and 5 of every decade on log axes, at least five steps on linear ones) so a value reads to two digits.
  *
  * Drawn by JFreeChart, a kept library, rather than by hand: log axes, error bars, legend layout and text measured in
  * the actual font are its daily work, and a hand-written SVG got each of them only roughly. It costs the jar two
@@ -67,7 +68,8 @@ object Charts {
                     if (series.isEmpty()) continue
                     dir.mkdirs()
                     val name = "${family.lowercase()}-$param-${if (metric == Run.SCORE) "throughput" else "p99"}"
-                    val chart = chart("$family: $label by $param", param, label, series, conditions(familyRuns, param))
+                    val conditions = conditions(familyRuns, param, metric)
+                    val chart = chart("$family: $label by $param", param, label, series, conditions)
                     val svg = File(dir, "$name.svg")
                     writeSvg(chart, svg, height(series.size))
                     writePng(chart, File(dir, "$name.png"), height(series.size))
@@ -115,7 +117,7 @@ object Charts {
      * budget, then iterations and JDK. A condition that varies is in the series' names instead, the swept one on the
      * x axis.
      */
-    fun conditions(runs: List<Run>, param: String): List<String> {
+    fun conditions(runs: List<Run>, param: String, metric: String = Run.SCORE): List<String> {
         fun single(p: String): String? = runs.map { it.params[p] }.distinct().singleOrNull()?.takeIf { p != param }
         val load = listOfNotNull(
             single("concurrency")?.let { "$it connections" },
@@ -135,9 +137,24 @@ object Charts {
         val plan = listOfNotNull(
             iterations,
             jdks.takeIf { it.isNotEmpty() }?.let { "JDK ${it.joinToString("/")}" },
-            "error bars: 99.9 % interval",
+            errorBars(runs, metric),
         )
         return listOf(load.joinToString(", "), plan.joinToString(", ")).filter { it.isNotEmpty() }
+    }
+
+    /** What a point's error bar is: JMH's 99.9 % interval, or a percentile's per-iteration range and its coverage. */
+    private fun errorBars(runs: List<Run>, metric: String): String {
+        if (!PercentileRange.isPercentile(metric)) return "error bars: 99.9 % interval"
+        val what = metric.substringAfterLast("latency.")
+        val n = runs.mapNotNull { it.metric(metric)?.samples }.distinct().singleOrNull()?.takeIf { it > 0 }
+            ?: return "error bars: range of the iterations' $what"
+        return String.format(
+            Locale.ROOT,
+            "error bars: range of the %d iterations' %s (holds their median with %.1f %%)",
+            n,
+            what,
+            100 * PercentileRange.coverage(n),
+        )
     }
 
     /** `-p cpus` / `-p cpuset`; absent when at their defaults, which [Results.read] drops. */

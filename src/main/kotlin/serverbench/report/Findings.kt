@@ -2,13 +2,15 @@ package serverbench.report
 
 import serverbench.benchmarks.Knobs
 import serverbench.fixture.CpuPlacement
+import serverbench.metrics.Steadiness
 import java.util.Locale
 
 /**
  * The answer a report opens with, computed from the run: per family and parameter point, which variant on which
  * stack served the most req/s and which had the lowest p99, each against the runner-up, and whether the lead is larger
- * than the run's own noise by the rule the baseline marks use ([Report.significance]: the two 99.9 % intervals do not
- * overlap). The conditions come first: a verdict holds only for the loop, CPU budget and JDK it was measured under.
+ * than the run's own noise by the rule the baseline marks use ([Report.significance]: at the 99.9 % level). A p99 lead
+ * whose per-iteration ranges are apart at a weaker level says so with its p rather than "beyond noise". The conditions
+ * come first: a verdict holds only for the loop, CPU budget and JDK it was measured under.
  */
 object Findings {
     /** Parameters that say how a run was measured rather than what: told as conditions, not in a group's label. */
@@ -61,7 +63,12 @@ object Findings {
         if (oneJdk && groups.first().jdk.isNotEmpty()) top += "JDK ${groups.first().jdk}"
         val out = StringBuilder("\n## Findings\n\n")
         out.append("Conditions: ${top.joinToString("; ")}. ")
-        out.append("\"Beyond noise\": the two rows' 99.9 % intervals do not overlap.\n\n")
+        out.append(
+            "\"Beyond noise\": for req/s, the two rows' 99.9 % intervals do not overlap; for p99, the ranges of " +
+                "their per-iteration values do not overlap, which happens by chance with p = 2 ÷ C(m+n, m) for m and " +
+                "n iterations, and p is at most 0.1 % (7 iterations a side reach it); where p is larger the line " +
+                "says \"ranges apart\" with its p.\n\n",
+        )
         for ((family, inFamily) in groups.groupBy { it.family }) {
             val candidates = inFamily.flatMap { g -> g.runs.map { name(it) } }.distinct()
             if (inFamily.size > 1 && candidates.size == 1) {
@@ -133,7 +140,8 @@ object Findings {
         }
         val unit = if (higherBetter) "" else " ms"
         return "$what: ${Report.format(best.score)} vs ${Report.format(next.score)}$unit (${name(ranked[1])})" +
-            (relative(best.score, next.score, higherBetter)?.let { ", $it" } ?: "") + ", ${noise(metric, best, next)}"
+            (relative(best.score, next.score, higherBetter)?.let { ", $it" } ?: "") +
+            ", ${noiseText(metric, best, next)}"
     }
 
     /** How far the best is ahead: "+25 %" or "3.1×" for req/s, "-17 %" or "3.1× lower" for a latency. */
@@ -149,20 +157,31 @@ object Findings {
         return String.format(Locale.ROOT, if (pct < 10) "%s%.1f %%" else "%s%.0f %%", sign, pct)
     }
 
-    /** The report's rule; null when a figure has no interval (under 3 iterations) to tell it from noise. */
-    private fun beyondNoise(metric: String, a: Metric, b: Metric): Boolean? = if (a.error.isNaN() ||
-        b.error.isNaN()
-    ) {
-        null
-    } else {
-        Report.significance(metric, a, b) != Report.Change.NONE
+    /** How a lead compares with the two rows' noise, by the report's rule ([Report.significance]). */
+    private enum class Noise { NO_INTERVAL, WITHIN, BEYOND, APART }
+
+    private fun noise(metric: String, a: Metric, b: Metric): Noise = when {
+        a.error.isNaN() || b.error.isNaN() -> Noise.NO_INTERVAL
+        Report.significance(metric, a, b) != Report.Change.NONE -> Noise.BEYOND
+        Report.overlap(a, b) -> Noise.WITHIN
+        else -> Noise.APART // percentile ranges apart, at a level weaker than the report's (or unknown)
     }
 
-    private fun noise(metric: String, a: Metric, b: Metric): String = when (beyondNoise(metric, a, b)) {
-        null -> "no interval to tell it from noise"
-        true -> "beyond noise"
-        false -> "within noise"
+    private fun noiseText(metric: String, a: Metric, b: Metric): String = when (noise(metric, a, b)) {
+        Noise.NO_INTERVAL -> "no interval to tell it from noise"
+
+        Noise.BEYOND -> "beyond noise"
+
+        Noise.WITHIN -> "within noise"
+
+        Noise.APART -> Report.apartP(a, b).let { p ->
+            if (p.isNaN()) "ranges apart (iterations unknown)" else "ranges apart, p = ${percent(p)}"
+        }
     }
+
+    /** 0.79 %, 10 %. */
+    private fun percent(p: Double): String =
+        String.format(Locale.ROOT, if (100 * p >= 10) "%.0f %%" else "%.2g %%", 100 * p)
 
     /**
      * "same variant, netty vs tomcat: more req/s on tomcat (direct 17×), within noise (nonBlocking); ...": the stack
@@ -189,20 +208,22 @@ object Findings {
             val x = a.metric(metric)?.takeIf { it.score.isFinite() } ?: return@mapNotNull null
             val y = b.metric(metric)?.takeIf { it.score.isFinite() } ?: return@mapNotNull null
             val aAhead = (x.score >= y.score) == higherBetter
-            when (beyondNoise(metric, x, y)) {
-                true -> Outcome(
+            when (noise(metric, x, y)) {
+                Noise.BEYOND -> Outcome(
                     "on ${(if (aAhead) a else b).params[SERVER]}",
                     a.variant,
                     if (aAhead) relative(x.score, y.score, higherBetter) else relative(y.score, x.score, higherBetter),
                 )
 
-                false -> Outcome(WITHIN, a.variant, null)
+                Noise.APART -> Outcome(if (Report.apartP(x, y).isNaN()) APART_UNKNOWN else APART, a.variant, null)
 
-                null -> Outcome(NO_INTERVAL, a.variant, null)
+                Noise.WITHIN -> Outcome(WITHIN, a.variant, null)
+
+                Noise.NO_INTERVAL -> Outcome(NO_INTERVAL, a.variant, null)
             }
         }
         if (outcomes.isEmpty()) return null
-        val last = listOf(WITHIN, NO_INTERVAL)
+        val last = listOf(APART, APART_UNKNOWN, WITHIN, NO_INTERVAL)
         return "$what " + outcomes.groupBy { it.bucket }.entries
             .sortedWith(compareBy({ last.indexOf(it.key) }, { -it.value.size }, { it.key }))
             .joinToString(", ") { (bucket, items) ->
@@ -218,6 +239,8 @@ object Findings {
 
     private class Outcome(val bucket: String, val variant: String, val by: String?)
 
+    private const val APART = "ranges apart at p > 0.1 %"
+    private const val APART_UNKNOWN = "ranges apart, iterations unknown"
     private const val WITHIN = "within noise"
     private const val NO_INTERVAL = "no interval"
 
@@ -229,6 +252,11 @@ object Findings {
             out += "not steady, so not compared: ${unsteady.joinToString(", ") { name(it) }}"
         } else if (unsteady.isNotEmpty()) {
             out += "not steady"
+        }
+        val unjudged = runs.filter { it.steadinessNotJudged }
+        if (unjudged.isNotEmpty()) {
+            val which = if (unjudged.size == runs.size) "" else ": " + unjudged.joinToString(", ") { name(it) }
+            out += "too few iterations to judge steadiness (-i ${Steadiness.MIN_ITERATIONS} or more)$which"
         }
         val failed = runs.filter { (it.metric("errors")?.score ?: 0.0) > 0 }
         if (failed.isNotEmpty()) {

@@ -1,15 +1,19 @@
 package serverbench.report
 
 import serverbench.benchmarks.Knobs
+import serverbench.metrics.PercentileRange
+import serverbench.metrics.Steadiness
 import java.io.File
 import java.util.Locale
 import kotlin.math.abs
 
 /**
  * Turns JMH JSON into the markdown a pull-request reviewer reads: one table per workload family, and with a baseline
- * the change of every figure, marked significant only when the two runs' 99.9 % intervals do not overlap (JMH's own
- * error bars: a difference inside them is noise this run cannot tell from a change). No mark is a statement too: the
- * runs could not tell the two apart.
+ * the change of every figure, marked significant only at the 99.9 % level: where the two runs' 99.9 % intervals do not
+ * overlap (JMH's own error bars: a difference inside them is noise this run cannot tell from a change), and for a
+ * latency percentile, whose interval is the range of its per-iteration values ([PercentileRange]), where the ranges
+ * do not overlap and would by chance at most [LEVEL] of the time. No mark is a statement too: the runs could not tell
+ * the two apart.
  */
 object Report {
     /** The columns of every table: JMH metric name -> header. */
@@ -50,9 +54,13 @@ object Report {
 
     enum class Change { NONE, BETTER, WORSE, DIFFERENT }
 
+    /** The chance of a mark without a difference that a mark allows: the 99.9 % level of JMH's intervals. */
+    const val LEVEL = 0.001
+
     /**
-     * The rule: significant iff both intervals are known and do not overlap. Whether higher is better depends on the
-     * metric (throughput up is better, latency up is worse).
+     * The rule: significant iff both intervals are known and do not overlap, and for a latency percentile the ranges'
+     * being apart has a chance of at most [LEVEL] without a difference ([apartP]). Whether higher is better depends on
+     * the metric (throughput up is better, latency up is worse).
      */
     fun significance(metric: String, head: Metric, base: Metric): Change {
         if (head.error.isNaN() || base.error.isNaN()) {
@@ -60,9 +68,16 @@ object Report {
             val counted = metric == "errors" && head.score != base.score
             return if (counted) direction(metric, head.score - base.score) else Change.NONE
         }
-        if (head.low <= base.high && base.low <= head.high) return Change.NONE
+        if (overlap(head, base)) return Change.NONE
+        if (PercentileRange.isPercentile(metric) && !(apartP(head, base) <= LEVEL)) return Change.NONE
         return direction(metric, head.score - base.score)
     }
+
+    fun overlap(a: Metric, b: Metric): Boolean = a.low <= b.high && b.low <= a.high
+
+    /** For two percentiles' ranges, the chance they are apart when nothing differs; NaN when a count is unknown. */
+    fun apartP(a: Metric, b: Metric): Double =
+        if (a.samples > 0 && b.samples > 0) PercentileRange.apartP(a.samples, b.samples) else Double.NaN
 
     private fun direction(metric: String, delta: Double): Change = when {
         metric == Run.SCORE -> if (delta > 0) Change.BETTER else Change.WORSE
@@ -101,7 +116,10 @@ object Report {
         if (base != null) {
             out.append(
                 " Change vs baseline in %; **bold** with ▲ (better) or ▼ (worse) only where the two runs' 99.9 % " +
-                    "intervals do not overlap, i.e. the difference is larger than either run's own noise. Two " +
+                    "intervals do not overlap, i.e. the difference is larger than either run's own noise; for p50, " +
+                    "p99 and p99.9, whose interval is the range of the per-iteration values, where the two ranges do " +
+                    "not overlap, which happens by chance with p = 2 ÷ C(m+n, m) for m and n iterations, and p is at " +
+                    "most 0.1 % (7 iterations a side reach it). Two " +
                     "separate runs cannot see fork-to-fork and sitting-to-sitting variance (README, \"Comparing two " +
                     "configurations\"): for a verdict you can trust, run both sides interleaved in one sitting with " +
                     "`scripts/compare`.",
@@ -189,6 +207,15 @@ object Report {
                 "\n(not steady): throughput was still changing while it was measured (`${Run.NOT_STEADY}`): " +
                     "do not compare such a row, with other rows or with a baseline. No change on it, or against a " +
                     "baseline row that was not steady, is marked.\n",
+            )
+        }
+        val unjudged = runs.count { it.steadinessNotJudged }
+        if (unjudged > 0) {
+            out.append(
+                "\nSteadiness not judged for $unjudged of ${runs.size} rows: fewer than ${Steadiness.MIN_ITERATIONS} " +
+                    "measured iterations per fork are too few to judge whether throughput was steady " +
+                    "(`-i ${Steadiness.MIN_ITERATIONS}` or more)" +
+                    (if (withBaseline) "; their changes are marked as if it was.\n" else ".\n"),
             )
         }
         if (runs.any { it.allocLowerBound }) {

@@ -1,13 +1,15 @@
 package serverbench.report
 
+import serverbench.metrics.Steadiness
 import serverbench.profile.ProfileLayout
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 
 /**
- * One metric of one run: score ± error (the 99.9 % half-interval JMH printed; NaN when it could not tell), and the
- * interval's ends, which are not score ± error when it is asymmetric (a percentile's bootstrap interval).
+ * One metric of one run: score ± error (JMH's error: its 99.9 % half-interval, or for a latency percentile the larger
+ * side of its per-iteration range; NaN when there is none), the interval's ends, which are not score ± error when it
+ * is asymmetric (a percentile's range), and how many per-iteration values the result file holds for it (0: unknown).
  */
 data class Metric(
     val score: Double,
@@ -15,6 +17,7 @@ data class Metric(
     val unit: String,
     val low: Double = score - error,
     val high: Double = score + error,
+    val samples: Int = 0,
 )
 
 /** One JMH result: a benchmark method with its parameter values, and the profiles this very run made. */
@@ -51,6 +54,13 @@ data class Run(
 
     /** `warning.notSteady` above 0: throughput still changed while measured; its figures must not be compared. */
     val notSteady: Boolean get() = (secondary[NOT_STEADY]?.score ?: 0.0) > 0
+
+    /**
+     * No steadiness verdict: fewer measured iterations per fork than the guard judges, so no `warning.notSteady` was
+     * written. Neither steady nor not; a result file from before that rule may still carry the flag, and keeps it.
+     */
+    val steadinessNotJudged: Boolean
+        get() = NOT_STEADY !in secondary && iterations in 1 until Steadiness.MIN_ITERATIONS
 
     /** The server's CPU budget, "cpus=1", "cpus=0.5, cpuset=1", or "" without one (defaults are dropped on read). */
     val budget: String get() = listOfNotNull(
@@ -117,9 +127,12 @@ object Results {
         val unit = node["scoreUnit"]?.asString() ?: ""
         val ends = node["scoreConfidence"]?.takeIf { it.isArray && it.size() == 2 }
             ?.let { doubleArrayOf(number(it[0]), number(it[1])) }?.takeIf { e -> e.all { it.isFinite() } }
+        // One list of per-iteration values per fork.
+        val raw = node["rawData"]?.takeIf { it.isArray }
+        val samples = (0 until (raw?.size() ?: 0)).sumOf { raw!![it].takeIf { f -> f.isArray }?.size() ?: 0 }
         // Without an error JMH writes the score (or NaN) as both ends: no interval either way.
-        if (error.isNaN() || ends == null) return Metric(score, error, unit)
-        return Metric(score, error, unit, ends[0], ends[1])
+        if (error.isNaN() || ends == null) return Metric(score, error, unit, samples = samples)
+        return Metric(score, error, unit, ends[0], ends[1], samples)
     }
 
     /** JMH writes NaN as the string "NaN". */

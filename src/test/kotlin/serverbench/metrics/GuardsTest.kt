@@ -143,4 +143,17 @@ class GuardsTest {
         ) as org.openjdk.jmh.results.Aggregator<org.openjdk.jmh.results.Result<*>>
         assertEquals(1.0, aggregator.aggregate(padded).score, 1e-3)
     }
+
+    @Test
+    fun `warning_notSteady is written only with a verdict, never for too few iterations`() {
+        fun flag(verdict: Steadiness.Verdict?): Double? {
+            val base = closed(perSecond = 1000, latencyMs = 10, connections = 10)
+            val last = IterationReport(base.client, base.resources, lastMeasurement = true, steadiness = verdict)
+            return LoadMetricsProfiler.results(last).singleOrNull { it.label == "warning.${Guards.NOT_STEADY}" }?.score
+        }
+        assertEquals(0.0, flag(Steadiness.judge(List(5) { 1000.0 })))
+        assertEquals(1.0, flag(Steadiness.judge(listOf(1000.0, 2000.0, 3000.0, 4000.0, 5000.0))))
+        // 0 would read as steady and 1 as not; three iterations are neither.
+        assertNull(flag(Steadiness.judge(listOf(1000.0, 1100.0, 1200.0))))
+    }
 }

@@ -3,8 +3,8 @@ package serverbench.metrics
 import org.junit.jupiter.api.Test
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
+import kotlin.test.assertIs
 import kotlin.test.assertNotNull
-import kotlin.test.assertNull
 import kotlin.test.assertTrue
 
 class SteadinessTest {
@@ -48,17 +48,38 @@ class SteadinessTest {
         assertTrue(Steadiness.warmedUp(bursty, tolerance = 0.1))
     }
 
+    private fun why(scores: List<Double>): String? = (Steadiness.judge(scores) as? Steadiness.Verdict.NotSteady)?.why
+
     @Test
     fun `measured iterations that trend or scatter are not steady`() {
-        assertNull(Steadiness.notSteady(listOf(54_000.0, 54_300.0, 53_800.0, 54_100.0, 54_050.0)))
-        val trend = assertNotNull(Steadiness.notSteady(listOf(9_965.0, 19_549.0, 35_000.0, 40_000.0, 42_000.0)))
+        assertIs<Steadiness.Verdict.Steady>(Steadiness.judge(listOf(54_000.0, 54_300.0, 53_800.0, 54_100.0, 54_050.0)))
+        val trend = assertNotNull(why(listOf(9_965.0, 19_549.0, 35_000.0, 40_000.0, 42_000.0)))
         assertTrue(trend.contains("interval") || trend.contains("trend"), trend)
         // Monotone but narrow enough for the interval: the trend test catches it (+6 % first to last).
         val creeping = listOf(50_000.0, 50_700.0, 51_400.0, 52_100.0, 52_800.0, 53_500.0)
-        assertTrue(assertNotNull(Steadiness.notSteady(creeping)).contains("trend"))
+        assertTrue(assertNotNull(why(creeping)).contains("trend"))
         // Monotone by chance over a negligible range is not a trend worth a flag.
-        assertNull(Steadiness.notSteady(listOf(50_000.0, 50_010.0, 50_020.0, 50_030.0, 50_040.0)))
-        assertTrue(assertNotNull(Steadiness.notSteady(listOf(50_000.0, 51_000.0))).contains("only 2"))
-        assertTrue(assertNotNull(Steadiness.notSteady(listOf(6_437.0, 2_000.0, 11_000.0))).contains("interval"))
+        assertIs<Steadiness.Verdict.Steady>(Steadiness.judge(listOf(50_000.0, 50_010.0, 50_020.0, 50_030.0, 50_040.0)))
+        assertTrue(assertNotNull(why(listOf(6_437.0, 2_000.0, 11_000.0, 6_000.0, 7_000.0))).contains("interval"))
+    }
+
+    @Test
+    fun `fewer than five measured iterations get no verdict, steady-looking or not`() {
+        // At 3 iterations the interval rule flagged a 1 % spread, and no trend test can reach p < 0.05 below 5: a
+        // verdict there would be a function of n, not of the server.
+        val cases = listOf(
+            listOf(50_000.0, 50_500.0, 49_800.0),
+            listOf(50_000.0, 50_010.0, 50_020.0),
+            listOf(10_000.0, 20_000.0, 30_000.0, 40_000.0),
+            listOf(50_000.0, 51_000.0),
+            listOf(50_000.0),
+        )
+        for (scores in cases) {
+            val verdict = assertIs<Steadiness.Verdict.TooFew>(Steadiness.judge(scores), "$scores")
+            assertTrue(verdict.why.contains("too few iterations to judge"), verdict.why)
+            assertTrue(verdict.why.contains("-i 5 or more"), verdict.why)
+            assertTrue(verdict.why.contains("only ${scores.size} measured iteration"), verdict.why)
+        }
+        assertIs<Steadiness.Verdict.NotSteady>(Steadiness.judge(listOf(10_000.0, 20_000.0, 30_000.0, 40_000.0, 5e4)))
     }
 }

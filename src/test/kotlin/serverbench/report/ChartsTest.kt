@@ -65,6 +65,12 @@ class ChartsTest {
             ),
             lines,
         )
+        // The p99 chart's bars are the per-iteration range, with the coverage its 5 iterations give it.
+        assertEquals(
+            "5 × 5 s measured iterations in 1 fork, JDK 17.0.15, error bars: range of the 5 iterations' p99 (holds " +
+                "their median with 93.8 %)",
+            Charts.conditions(runs, "limit", "latency.p99").last(),
+        )
         val open = offload().map { it.copy(params = it.params + ("rate" to "2000")) }
         assertTrue(Charts.conditions(open, "limit")[0].contains("open loop at 2000 req/s"))
         val swept = Charts.conditions(offload(), "concurrency")
@@ -183,7 +189,7 @@ class ChartsTest {
                         "serverbench.benchmarks.CpuBenchmark.$variant",
                         mapOf("concurrency" to "64", "limit" to "$limit", "server" to server, "rate" to "0"),
                         Metric(score, score * 0.05, "ops/s"),
-                        mapOf("latency.p99" to Metric(p99, p99 * 0.1, "ms", p99 * 0.95, p99 * 1.15)),
+                        mapOf("latency.p99" to Metric(p99, p99 * 0.1, "ms", p99 * 0.95, p99 * 1.15, samples = 5)),
                         jdkVersion = "17.0.15",
                         forks = 1,
                         iterations = 5,

@@ -23,17 +23,21 @@ class FindingsTest {
         errors: Double = 0.0,
         warnings: List<String> = emptyList(),
         jdk: String = "17.0.9",
+        // As the quick suite measures: 8 a side put two p99 ranges apart at p = 0.016 %, beyond noise.
+        iterations: Int = 8,
     ) = Run(
         "serverbench.benchmarks.$benchmark",
         params + ("server" to server) + knobs(params, server),
         Metric(rps, rpsError, "ops/s"),
         mapOf(
-            "latency.p99" to Metric(p99, maxOf(p99 - p99Low, p99High - p99), "ms", p99Low, p99High),
+            "latency.p99" to Metric(p99, maxOf(p99 - p99Low, p99High - p99), "ms", p99Low, p99High, iterations),
             "errors" to Metric(errors, Double.NaN, "count"),
             Run.NOT_STEADY to Metric(if (notSteady) 1.0 else 0.0, Double.NaN, "flag"),
         ) +
             warnings.associate { "warning.$it" to Metric(0.5, Double.NaN, "share") },
         jdkVersion = jdk,
+        forks = 1,
+        iterations = iterations,
     )
 
     /** The blocking family's server knobs as a real run has them: unset, and n/a on the other stack. */
@@ -75,8 +79,7 @@ class FindingsTest {
             listOf(
                 "", "## Findings", "",
                 "Conditions: closed loop, 64 connections; no CPU budget: the load client runs in the same JVM on the " +
-                    "same cores as the server; JDK 17.0.9. \"Beyond noise\": the two rows' 99.9 % intervals do not " +
-                    "overlap.",
+                    "same cores as the server; JDK 17.0.9. $NOISE",
                 "",
                 "- **BlockingIo**: most req/s **netty nonBlocking**: 636.0 vs 635.0 (tomcat nonBlocking), +0.2 %, " +
                     "within " +
@@ -132,6 +135,45 @@ class FindingsTest {
     }
 
     @Test
+    fun `p99 ranges apart over 5 iterations a side are not beyond noise, the line gives their chance instead`(
+        @TempDir dir: File,
+    ) {
+        // As a result file holds them: the per-iteration p99s in rawData, their range in scoreConfidence.
+        fun result(server: String, variant: String, rps: Int, p99: List<Double>) = """{
+            "benchmark": "serverbench.benchmarks.CpuBenchmark.$variant", "forks": 1,
+            "measurementIterations": ${p99.size}, "params": {"server": "$server", "concurrency": "64"},
+            "primaryMetric": {"score": $rps, "scoreError": 10, "scoreConfidence": [${rps - 10}, ${rps + 10}],
+            "scoreUnit": "ops/s"},
+            "secondaryMetrics": {"latency.p99": {"score": ${p99.sorted()[p99.size / 2]},
+            "scoreError": ${p99.max() - p99.min()}, "scoreConfidence": [${p99.min()}, ${p99.max()}],
+            "scoreUnit": "ms", "rawData": [$p99]}}}"""
+        val fast = listOf(10.0, 10.2, 10.4, 10.1, 10.3)
+        val slow = listOf(12.0, 12.2, 12.4, 12.1, 12.3)
+        val file = File(dir, "r.json").apply {
+            writeText(
+                "[" + listOf(
+                    result("netty", "direct", 1000, fast),
+                    result("tomcat", "direct", 900, slow),
+                    result("netty", "completableFuture", 800, slow),
+                    result("tomcat", "completableFuture", 700, slow.map { it + 0.3 }),
+                ).joinToString(",") + "]",
+            )
+        }
+        val text = lines(Results.read(file))
+        // All 5 of one row below all 5 of the other happens by chance 2 times in C(10, 5) = 252: 0.79 %, not 0.1 %.
+        assertEquals(
+            "- **Cpu**: most req/s **netty direct**: 1,000 vs 900.0 (tomcat direct), +11 %, beyond noise; lowest p99 " +
+                "too: 10.20 vs 12.20 ms (tomcat direct), -16 %, ranges apart, p = 0.79 %.",
+            text[5],
+        )
+        assertEquals(
+            "  Same variant, netty vs tomcat: more req/s on netty (completableFuture +14 %, direct +11 %); lower p99 " +
+                "ranges apart at p > 0.1 % (direct), within noise (completableFuture).",
+            text[6],
+        )
+    }
+
+    @Test
     fun `a row that was not steady is left out of the ranking and named`() {
         val runs = listOf(
             run("CpuBenchmark.direct", "netty", 12_000.0, 3_000.0, 8.0, 7.0, 9.0, notSteady = true),
@@ -154,6 +196,22 @@ class FindingsTest {
         val none = lines(runs.take(1) + runs[1].copy(secondary = runs[0].secondary))
         assertTrue(none.contains("- **Cpu**: no row was steady, nothing can be compared."), "$none")
         assertTrue(none.contains("  Not steady, so not compared: netty direct, tomcat direct."), "$none")
+    }
+
+    @Test
+    fun `rows with too few iterations to judge are compared, and the findings say steadiness was not judged`() {
+        // Under -i 5 the guard gives no verdict and writes no warning.notSteady.
+        fun unjudged(r: Run) = r.copy(secondary = r.secondary - Run.NOT_STEADY, iterations = 3)
+        val netty = run("CpuBenchmark.direct", "netty", 10_000.0, 100.0, 10.0, 9.0, 11.0)
+        val tomcat = run("CpuBenchmark.direct", "tomcat", 9_500.0, 100.0, 30.0, 28.0, 33.0)
+        val one = lines(listOf(unjudged(netty), tomcat.copy(iterations = 5)))
+        assertTrue(one[5].startsWith("- **Cpu**: most req/s **netty direct**: 10,000 vs 9,500"), "$one")
+        assertEquals("  Too few iterations to judge steadiness (-i 5 or more): netty direct.", one[6], "$one")
+        val both = lines(listOf(unjudged(netty), unjudged(tomcat)))
+        assertEquals("  Too few iterations to judge steadiness (-i 5 or more).", both[6], "$both")
+        // A flag an older harness wrote for 3 iterations is kept; unknown iterations (0) are no reason to doubt one.
+        val flagged = lines(listOf(netty.copy(iterations = 3), tomcat))
+        assertFalse(flagged.any { it.contains("Too few") }, "$flagged")
     }
 
     @Test
@@ -185,8 +243,7 @@ class FindingsTest {
         )
         assertEquals(
             "Conditions: open loop at 2000 req/s (at most 64 connections); server under a CPU budget " +
-                "(cpus=1), the load client in the same JVM outside it; JDK 17.0.9. \"Beyond noise\": the two rows' " +
-                "99.9 % intervals do not overlap.",
+                "(cpus=1), the load client in the same JVM outside it; JDK 17.0.9. $NOISE",
             text[3],
         )
         val pinned = mapOf("concurrency" to "400", "cpuset" to "1", "cpus" to "unlimited")
@@ -293,5 +350,13 @@ class FindingsTest {
         assertTrue(findings in 0 until alone.indexOf("\n## BlockingIo\n"), alone)
         assertTrue(alone.indexOf("Closed-loop figures") < findings, alone)
         assertFalse(Report.markdown(quickLike, "quick.json", quickLike, "base.json").contains("Findings"))
+    }
+
+    private companion object {
+        /** What the findings call beyond noise, said once under the conditions. */
+        const val NOISE = "\"Beyond noise\": for req/s, the two rows' 99.9 % intervals do not overlap; for p99, the " +
+            "ranges of their per-iteration values do not overlap, which happens by chance with p = 2 ÷ C(m+n, m) for " +
+            "m and n iterations, and p is at most 0.1 % (7 iterations a side reach it); where p is larger the line " +
+            "says \"ranges apart\" with its p."
     }
 }
