@@ -43,7 +43,7 @@ import java.util.concurrent.TimeUnit
  *
  * Defaults, chosen for a 2-core machine where client and server share the cores (and the JIT compiler threads):
  * - Warmup until steady ([SteadyWarmup], in the trial's setup), not a fixed count of JMH warmup iterations: how long
- *   the server's hot paths take to compile differs by benchmark several-fold (README, "Warmup"). `-wi N` adds JMH
+ *   the server's hot paths take to compile differs by benchmark several-fold (docs/warmup.md). `-wi N` adds JMH
  *   warmup iterations after it; `-Dserverbench.warmup=off` leaves warming up to them alone.
  * - 5 × 5 s measurement, 1 fork (each costs a server start and its warmup); comparisons: `scripts/compare`.
  * - Fixed 2 GB heap and G1, so heap sizing never differs between runs; override with `-jvmArgs`.
@@ -80,7 +80,7 @@ abstract class HttpBenchmark {
 
     /**
      * The server side's CPU budget: `unlimited`, or CPUs of CFS quota (`0.5`, `1`, ...) as `docker --cpus` applies;
-     * the load client stays outside it ([CpuBudget]; README, "CPU budget").
+     * the load client stays outside it ([CpuBudget]; docs/cpu-budget.md).
      */
     @Param(CpuPlacement.UNLIMITED)
     var cpus: String = CpuPlacement.UNLIMITED
@@ -91,7 +91,7 @@ abstract class HttpBenchmark {
 
     /**
      * Threads of the load client, each its own event loop with its share of the connections (and of the rate):
-     * `auto` (one per 4 processors the server may use, at least 1; README, "Client threads") or a count.
+     * `auto` (one per 4 processors the server may use, at least 1; docs/scaling-the-load.md) or a count.
      */
     @Param(LoadSplit.AUTO)
     var clientThreads: String = LoadSplit.AUTO

@@ -47,7 +47,7 @@ internal abstract class ServerUnderTest : AutoCloseable {
     open fun endIteration(): BudgetReport? = null
 }
 
-/** A Spring Boot server started in this JVM, under [budget] when the run has one (README, "CPU budget"). */
+/** A Spring Boot server started in this JVM, under [budget] when the run has one (docs/cpu-budget.md). */
 internal class InProcessServer private constructor(
     private val fixture: ServerFixture,
     private val budget: CpuBudget?,

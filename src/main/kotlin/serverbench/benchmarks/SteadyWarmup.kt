@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit
  * figure, until the last [Steadiness.WINDOWS] agree with each other and with the ones before them
  * ([Steadiness.warmedUp]), at least 2 × [Steadiness.WINDOWS] windows and at most [maxSeconds]. JMH's warmup is a
  * fixed count of iterations that it cannot end early, and no count suits every benchmark: how long the hot paths take
- * to compile differs several-fold between them (README, "Warmup until steady").
+ * to compile differs several-fold between them (docs/warmup.md).
  *
- * Throughput alone can plateau while the JIT is still at work (README: Netty Noop), so the JIT must also be quiet:
+ * Throughput alone can plateau while the JIT is still at work (docs/warmup.md), so the JIT must also be quiet:
  * its compiler threads' CPU over the last [Steadiness.WINDOWS] windows below [JIT_SHARE] of their time ([JitMeter]:
  * CPU, not elapsed compile time, which grows while a compiler waits for a CPU).
  *

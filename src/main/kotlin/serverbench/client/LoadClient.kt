@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit
  *   more CPU than the request). The client never runs on the server's threads.
  * - **Cheap per request**: requests encoded once; [ResponseParser] allocates nothing per response.
  * - **Every request measured** into HdrHistograms ([IterationStats]), to the last byte of the response; from the send
- *   (closed loop) or from the scheduled send, corrected for coordinated omission (open loop; README, "Open loop").
+ *   (closed loop) or from the scheduled send, corrected for coordinated omission (open loop; docs/open-loop.md).
  * - **Every failure counted by kind** ([Failures]); beyond [ClientSettings.maxErrors], [next] throws [LoadFailure].
  *
  * This class is the event loop and its API: the measurement window, timeouts and stalls. The rest is in
@@ -113,7 +113,7 @@ class LoadClient(
      *
      * Inside a measurement window ([beginIteration] with a window), one success is held back while it is the only one
      * pending and returned at the window's end (first call + window + [WINDOW_SLACK_NANOS]), so JMH's count equals the
-     * successes completed inside the window whatever the burst pattern (README, "Why the window is exact"). A call
+     * successes completed inside the window whatever the burst pattern (docs/reading-the-output.md). A call
      * after that finds nothing held only when JMH's timer is late: it waits at most [LATE_CALL_WAIT_NANOS].
      */
     fun next() {
@@ -148,7 +148,7 @@ class LoadClient(
                 if (end - wakeAt < 0) wakeAt = end
             }
             // While waiting, poll the other threads' successes at least this often, so that only those completed after
-            // the last poll before JMH's deadline can miss its count (README, "Client threads").
+            // the last poll before JMH's deadline can miss its count (docs/scaling-the-load.md).
             if (others != null && now + OTHERS_POLL_NANOS - wakeAt < 0) wakeAt = now + OTHERS_POLL_NANOS
             runOnce(now, wakeAt)
         }

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong
  * request between threads would cost more CPU than the request. So each worker adds its successes to a counter only it
  * writes; the benchmark thread's [next] returns its own successes and, polling those counters after each batch of
  * its own events (and at least every millisecond while it waits), the workers' ones; only the workers' successes
- * completed after its last poll before JMH's deadline can miss JMH's count (README, "Client threads"). Latency
+ * completed after its last poll before JMH's deadline can miss JMH's count (docs/scaling-the-load.md). Latency
  * histograms are merged, never percentiles averaged; failures summed by kind, and the tolerance
  * ([ClientSettings.maxErrors]) applies to their sum.
  *

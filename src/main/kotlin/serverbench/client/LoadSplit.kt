@@ -34,7 +34,7 @@ class LoadSplit private constructor(
          * `auto`: one client thread per [PROCESSORS_PER_THREAD] processors this JVM may use (the server's budget under
          * `-p cpus`/`-p cpuset`), at least one, so exactly 1 below 8 processors: every figure measured on 2 cores stays
          * comparable. Why 4: sharing the cores, the client needs c ÷ (s + c) of them (c, s: client and server CPU per
-         * request), under a quarter as measured (README, "Client threads").
+         * request), under a quarter as measured (docs/scaling-the-load.md).
          */
         const val PROCESSORS_PER_THREAD = 4
 
@@ -54,7 +54,7 @@ class LoadSplit private constructor(
 
         /**
          * A thread's worth of server when client and server do not share cores: the client costs c ÷ s of the server's
-         * CPU per request, up to a third as measured (README, "Client threads").
+         * CPU per request, up to a third as measured (docs/scaling-the-load.md).
          */
         const val REMOTE_PROCESSORS_PER_THREAD = 3
 

@@ -16,7 +16,7 @@ private const val USAGE = "usage: scripts/compare [--base-jar J] [--head-jar J] 
 
 /**
  * The iteration options of a fork when the user gives none: the main job's 5 × 5 s. Iterations of 1 s, tried first,
- * read 5-10 % below the same fork's steady warmup windows and differed more between forks (README, "Measured here").
+ * read 5-10 % below the same fork's steady warmup windows and differed more between forks (docs/compare.md).
  */
 private val DEFAULT_TIMING = listOf("-i", "5", "-r", "5s")
 

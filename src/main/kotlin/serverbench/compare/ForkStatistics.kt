@@ -9,7 +9,7 @@ import kotlin.math.sqrt
 
 /**
  * Two configurations compared over their fork means: whole forks of one command differ far more than the iterations
- * inside a fork (README, "Comparing two configurations"), so the fork is the unit, as Kalibera & Jones advise.
+ * inside a fork (docs/compare.md), so the fork is the unit, as Kalibera & Jones advise.
  * - Its p-value is Mann-Whitney U's, exact (with ties), as benchstat and Google Benchmark's compare.py use: one odd
  *   fork cannot make a difference significant on its own.
  * - The effect, head ÷ base, is the Hodges-Lehmann estimate with the interval that inverts that same test: no
@@ -45,7 +45,7 @@ object ForkStatistics {
      * `wilcox.test(conf.int = TRUE)` on logs): the k+1-th smallest and k+1-th largest of the fork-to-fork ratios,
      * k the largest U with P(U ≤ k) ≤ (1 - level) / 2. It excludes 1 exactly when the test rejects at that level, so
      * the interval and the p-value never tell two stories, and one odd fork moves it by one ratio in many (Fieller's
-     * interval of means, tried first, was widened past 1 by a single fork 14 % low; README, "Measured here").
+     * interval of means, tried first, was widened past 1 by a single fork 14 % low; docs/compare.md).
      * Distribution-free; its coverage is at least [level] (96.8 % with 5 forks a side). Null when it has no finite
      * ends: a figure not above zero, or too few forks for the level (3 a side at 95 %).
      */

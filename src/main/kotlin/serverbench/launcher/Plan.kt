@@ -109,6 +109,6 @@ object Plan {
 
     private const val SERVER_START_SECONDS = 3L
 
-    /** The steady-state warmup's typical length here (README, "Warmup"); it ends between 5 s and its limit. */
+    /** The steady-state warmup's typical length here (docs/warmup.md); it ends between 5 s and its limit. */
     private const val STEADY_WARMUP_SECONDS = 30L
 }

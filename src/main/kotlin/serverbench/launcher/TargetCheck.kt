@@ -22,7 +22,7 @@ object TargetCheck {
         }
         if (profiled) {
             return "-prof flame profiles the benchmark's JVM, and -D${RemoteTarget.TARGET} runs the server " +
-                "elsewhere: profile the serve process on its host (README, \"A server on its own host\")"
+                "elsewhere: profile the serve process on its host (docs/scaling-the-load.md)"
         }
         runs.firstOrNull { ParamCheck.placement(it).limited }?.let {
             val placement = ParamCheck.placement(it)

@@ -116,7 +116,7 @@ object Guards {
 
     /**
      * The fix for a saturated client: twice the threads; but where the machine's cores were all busy, more client
-     * threads would only take the server's (measured: README, "Client threads"), so the server needs a host of its own.
+     * threads would only take the server's (measured: docs/scaling-the-load.md), so the server needs a host of its own.
      */
     private fun fix(threads: Int, machineBusy: Double) = if (machineBusy >= 0.9) {
         "the machine's cores were %.0f %% busy, so more client threads would take the server's: run the server on its "

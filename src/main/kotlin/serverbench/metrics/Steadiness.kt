@@ -11,7 +11,7 @@ import kotlin.math.sqrt
  * Why these tests: the coefficient of variation of the last k figures is Georges et al.'s steady-state rule; on its own
  * it passes a slow climb, so the total change over those figures (Sen's slope, robust to one outlier) must be small
  * too, and so must the change from the k figures before them: a climb of under 1 % a window hides in k windows' noise
- * (README: Tomcat `suspendFun`), not over 2k. For the measured iterations the question is whether a reader may
+ * (docs/warmup.md: Tomcat `suspendFun`), not over 2k. For the measured iterations the question is whether a reader may
  * compare the score: it may not when the iterations still trend (Mann-Kendall, exact for small n) or when JMH's own
  * 99.9 % interval is wider than [MAX_INTERVAL] of the score. Below [MIN_ITERATIONS] neither test can judge, so there
  * is no verdict: the trend test cannot reach [TREND_P] (its smallest two-sided p is 1/3 at 3 iterations, 1/12 at 4),

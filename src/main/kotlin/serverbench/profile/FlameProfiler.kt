@@ -28,7 +28,7 @@ import java.time.Instant
  *
  * `cpu` samples with async-profiler's ctimer engine on Linux, not with perf_events as async-profiler's own `cpu`
  * would: measured with `overhead`, perf_events cost several times what ctimer costs, at any interval, so the price is
- * perf_events being active on the threads, not the sampling (README, "Flamegraphs", has the table). What ctimer cannot
+ * perf_events being active on the threads, not the sampling (docs/flamegraphs.md has the table). What ctimer cannot
  * give is kernel frames: `cpu-clock` asks for perf_events explicitly.
  *
  * `overhead`: what profiling costs this benchmark, measured inside one fork. Comparing a profiled fork with a plain one
