@@ -8,7 +8,9 @@ import serverbench.profile.ProfileLayout
 import java.io.File
 import kotlin.system.exitProcess
 
-private const val USAGE = "usage: report <head.json> [--baseline <base.json>] [--charts <dir>]  (markdown on stdout)"
+private const val USAGE =
+    "usage: report <head.json> [--baseline <base.json>] [--charts <dir>]  (markdown on stdout)\n" +
+        "       report <head.json> --format github-benchmark-bigger|github-benchmark-smaller|bencher  (JSON on stdout)"
 
 /**
  * `scripts/report jmh-results/head.json --baseline jmh-results/base.json > report.md`: the tables (with changes and
@@ -22,6 +24,7 @@ fun main(args: Array<String>) {
     val parser = OptionParser(false)
     val baselineSpec = parser.accepts("baseline").withRequiredArg()
     val chartsSpec = parser.accepts("charts").withRequiredArg()
+    val formatSpec = parser.accepts("format").withRequiredArg().defaultsTo(TrackerExport.Format.MARKDOWN.option)
     // Directories named by benchmark and parameters held other runs' graphs; the result file now says which.
     val retired = listOf("profiles", "baseline-profiles").map { parser.accepts(it).withOptionalArg() }
     val helpSpec = parser.acceptsAll(listOf("h", "help"))
@@ -45,10 +48,19 @@ fun main(args: Array<String>) {
     val headFile = File(positional.firstOrNull() ?: fail("the head result file is missing"))
     val baseline = set.valueOf(baselineSpec)?.let { File(it) }
     val charts = set.valueOf(chartsSpec)?.let { File(it) }
+    val format = TrackerExport.Format.of(set.valueOf(formatSpec))
+        ?: fail("--format ${set.valueOf(formatSpec)}: one of ${TrackerExport.Format.options}")
+    if (format != TrackerExport.Format.MARKDOWN && (baseline != null || charts != null)) {
+        fail("--format ${format.option} exports one result file: --baseline and --charts are for the markdown report")
+    }
     val (headRuns, baseRuns) = try {
         Results.read(headFile) to baseline?.let { Results.read(it) }
     } catch (e: IllegalArgumentException) {
         fail(e.message ?: e.toString())
+    }
+    if (format != TrackerExport.Format.MARKDOWN) {
+        print(TrackerExport.render(format, headRuns) { System.err.println("report: $it") })
+        return
     }
     val here = File(".")
     val chartDir = charts ?: File(headFile.absoluteFile.parentFile, headFile.nameWithoutExtension + "-charts")

@@ -1,0 +1,138 @@
+package serverbench.report
+
+import serverbench.benchmarks.Knobs
+import tools.jackson.databind.json.JsonMapper
+import tools.jackson.databind.node.ObjectNode
+import java.math.BigDecimal
+import java.math.MathContext
+import kotlin.math.pow
+
+/**
+ * The results as trackers chart them across commits (`scripts/report --format`): github-action-benchmark's custom
+ * tools, an array of `{name, unit, value, range?, extra?}` (`customBiggerIsBetter` for req/s, `customSmallerIsBetter`
+ * for p99 and server CPU per request, one file each since a file has one direction), and Bencher Metric Format,
+ * `{benchmark: {measure: {value, lower_value?, upper_value?}}}`. One entry per run and metric, named by the benchmark
+ * and its parameters, so that a chart follows one configuration from commit to commit.
+ */
+object TrackerExport {
+    enum class Format(val option: String) {
+        MARKDOWN("markdown"),
+        BIGGER("github-benchmark-bigger"),
+        SMALLER("github-benchmark-smaller"),
+        BENCHER("bencher"),
+        ;
+
+        companion object {
+            fun of(option: String): Format? = entries.firstOrNull { it.option == option }
+            val options: String get() = entries.joinToString(", ") { it.option }
+        }
+    }
+
+    /**
+     * A metric a tracker charts: its result-file name, the label in a github-action-benchmark name, the Bencher
+     * measure slug (throughput is Bencher's built-in ops/s measure; the others say their unit, which a measure Bencher
+     * creates on first sight does not record), and the unit it is converted to.
+     */
+    private class Tracked(val key: String, val label: String, val slug: String, val unit: String)
+
+    private val REQUESTS = Tracked(Run.SCORE, "req/s", "throughput", "req/s")
+    private val P99 = Tracked("latency.p99", "p99", "latency-p99-ms", "ms")
+    private val SERVER_CPU = Tracked("server.cpuPerReq", "server CPU/req", "server-cpu-per-request-us", "µs")
+
+    /** Time units as powers of ten of a second. */
+    private val EXPONENT = mapOf("ns" to -9, "us" to -6, "µs" to -6, "ms" to -3, "s" to 0)
+
+    /**
+     * [runs] as [format]; [leftOut] hears of each run left out: one whose throughput was still changing while it was
+     * measured (`warning.notSteady`), whose figures must not be compared with another commit's.
+     */
+    fun render(format: Format, runs: List<Run>, leftOut: (String) -> Unit = {}): String {
+        val kept = runs.filter { run ->
+            if (run.notSteady) leftOut("${name(run)}: not steady (warning.notSteady), left out of the export")
+            !run.notSteady
+        }
+        val mapper = JsonMapper.builder().build()
+        val tree = when (format) {
+            Format.BIGGER -> github(mapper, kept, listOf(REQUESTS))
+            Format.SMALLER -> github(mapper, kept, listOf(P99, SERVER_CPU))
+            Format.BENCHER -> bencher(mapper, kept)
+            Format.MARKDOWN -> error("markdown is the report itself")
+        }
+        return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(tree) + "\n"
+    }
+
+    /** `CpuBenchmark.direct (concurrency=64, limit=10000, server=netty)`: parameters by name, unset knobs left out. */
+    fun name(run: Run): String {
+        val params = run.params.filterNot { Knobs.unset(it.key, it.value) }.toSortedMap()
+            .entries.joinToString(", ") { "${it.key}=${it.value}" }
+        val method = run.benchmark.split('.').takeLast(2).joinToString(".")
+        return if (params.isEmpty()) method else "$method ($params)"
+    }
+
+    private fun github(mapper: JsonMapper, runs: List<Run>, metrics: List<Tracked>) = mapper.createArrayNode().also {
+        for (run in runs) {
+            for (t in metrics) {
+                val m = converted(run, t) ?: continue
+                val o = it.addObject()
+                o.put("name", "${name(run)} · ${t.label}")
+                o.put("unit", t.unit)
+                o.put("value", m.score)
+                range(m)?.let { r -> o.put("range", r) }
+                o.put("extra", extra(run, range(m) != null))
+            }
+        }
+    }
+
+    private fun bencher(mapper: JsonMapper, runs: List<Run>): ObjectNode = mapper.createObjectNode().also {
+        for (run in runs) {
+            val measures = mapper.createObjectNode()
+            for (t in listOf(REQUESTS, P99, SERVER_CPU)) {
+                val m = converted(run, t) ?: continue
+                val o = measures.putObject(t.slug)
+                o.put("value", m.score)
+                if (m.low.isFinite() && m.high.isFinite()) {
+                    o.put("lower_value", m.low)
+                    o.put("upper_value", m.high)
+                }
+            }
+            if (!measures.isEmpty) it.set(name(run), measures)
+        }
+    }
+
+    /** The run's [t] in [Tracked.unit]; null when the run has none, or no number (JSON holds no NaN). */
+    private fun converted(run: Run, t: Tracked): Metric? {
+        val m = run.metric(t.key)?.takeIf { it.score.isFinite() } ?: return null
+        if (t == REQUESTS) return m
+        val from = EXPONENT[m.unit] ?: return null
+        val k = 10.0.pow(from - EXPONENT.getValue(t.unit))
+
+        // 12 digits: 0.21 ms is 210 µs, not 210.00000000000003.
+        fun scaled(x: Double) = if (x.isFinite()) BigDecimal(x * k).round(MathContext(12)).toDouble() else x
+        return Metric(scaled(m.score), scaled(m.error), t.unit, scaled(m.low), scaled(m.high))
+    }
+
+    /** JMH's 99.9 % interval: `± e` when symmetric, its ends when not (a percentile's bootstrap interval). */
+    private fun range(m: Metric): String? {
+        if (m.error.isNaN() || !m.low.isFinite() || !m.high.isFinite()) return null
+        val symmetric = Math.abs((m.score - m.low) - (m.high - m.score)) <= 1e-9 * maxOf(1.0, Math.abs(m.score))
+        return if (symmetric) "± ${num(m.error)}" else "${num(m.low)} – ${num(m.high)}"
+    }
+
+    private fun extra(run: Run, ranged: Boolean): String = listOfNotNull(
+        if (ranged) "range: JMH's 99.9 % interval" else null,
+        if (run.forks >
+            0
+        ) {
+            "${plural(run.forks, "fork")} × ${plural(run.iterations, "iteration")} of ${run.iterationTime}"
+        } else {
+            null
+        },
+        run.jdkVersion.takeIf { it.isNotEmpty() }?.let { "JDK $it" },
+        run.warnings.takeIf { it.isNotEmpty() }?.let { "warnings: ${it.joinToString(", ")}" },
+    ).joinToString("\n")
+
+    private fun plural(n: Int, word: String) = if (n == 1) "1 $word" else "$n ${word}s"
+
+    /** Four significant digits, never in exponent form: `6550`, `0.01852`. */
+    private fun num(x: Double): String = BigDecimal(x).round(MathContext(4)).stripTrailingZeros().toPlainString()
+}

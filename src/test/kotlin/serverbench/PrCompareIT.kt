@@ -1,0 +1,72 @@
+package serverbench
+
+import org.junit.jupiter.api.Test
+import serverbench.benchmarks.Jar
+import tools.jackson.databind.json.JsonMapper
+import java.io.File
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/**
+ * `scripts/pr-compare` on this repository's own history, as the pull-request workflow runs it: the checked-out commit
+ * against itself (A/A). The base jar is built from git in a worktree; the head is the jar this build made (--head-jar),
+ * which keeps the test to one build. A tiny workload: 4 forks a side of one 1 s iteration, no steady warmup.
+ */
+class PrCompareIT {
+    private fun git(vararg args: String): String {
+        val p = ProcessBuilder(listOf("git") + args).redirectErrorStream(true).start()
+        val out = p.inputStream.bufferedReader().readText()
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES))
+        return out.trim()
+    }
+
+    @Test
+    fun `an AA comparison of the checked-out commit writes the comment and the artifacts`() {
+        val out = File("target/pr-compare-it").absoluteFile.apply { deleteRecursively() }
+        val worktrees = git("worktree", "list")
+        val (stdout, stderr) = Jar.outputFiles("pr-compare")
+        val p = ProcessBuilder(
+            "bash", "scripts/pr-compare", "HEAD", "HEAD", "--head-jar", Jar.path.path, "--forks", "4",
+            "--out", out.path, "NoopBenchmark.hello$", "-p", "server=netty", "-wi", "0", "-i", "1", "-r", "1s",
+        ).redirectOutput(stdout).redirectError(stderr)
+            .also { it.environment()["JAVA_TOOL_OPTIONS"] = "-Dserverbench.warmup=off" }.start()
+        if (!p.waitFor(15, TimeUnit.MINUTES)) {
+            p.descendants().forEach { it.destroyForcibly() }
+            p.destroyForcibly()
+            error("scripts/pr-compare did not finish in 15 minutes: see $stderr")
+        }
+        val err = stderr.readText()
+        assertEquals(0, p.exitValue(), err.takeLast(4000))
+        // Its worktrees are gone.
+        assertEquals(worktrees, git("worktree", "list"))
+
+        val sha = git("rev-parse", "HEAD")
+        val comment = File(out, "comment.md").readText()
+        assertTrue(comment.startsWith("<!-- serverbench-pr -->\n"), comment)
+        assertTrue(comment.contains("## serverbench: head `${sha.take(7)}` against base `${sha.take(7)}`"), comment)
+        assertTrue(comment.contains("### Findings"), comment)
+        for (metric in listOf("req/s", "p99", "server CPU/req")) {
+            assertTrue(comment.contains("| NoopBenchmark.hello | $metric |"), comment)
+        }
+        val reproduce = "scripts/pr-compare $sha $sha --forks 4 NoopBenchmark.hello\\$ -p server=netty"
+        assertTrue(comment.contains(reproduce), comment)
+        assertTrue(Regex("""- \d+ cores""").containsMatchIn(comment), comment)
+        assertTrue(comment.contains("openjdk version") || comment.contains("java version"), comment)
+
+        val artifacts = File(out, "artifacts")
+        val rows = JsonMapper.builder().build().readTree(File(artifacts, "compare.json"))
+        assertEquals(3, rows.size(), "$rows")
+        assertEquals(4, rows[0]["baseForks"].asInt(), "${rows[0]}")
+        assertEquals(
+            (1..4).flatMap { listOf("base-$it.json", "head-$it.json") }.toSet(),
+            File(artifacts, "forks").list()!!.filter { it.endsWith(".json") }.toSet(),
+        )
+        for (f in listOf("compare.md", "report.md", "build-base.log", "compare.log")) {
+            assertTrue(File(artifacts, f).isFile, "$f missing: ${artifacts.list()!!.toList()}")
+        }
+        assertTrue(File(artifacts, "report.md").readText().contains("| hello | netty |"), "report.md")
+        // The comment lists only what the folder holds: no -prof flame, no profiles.
+        assertTrue(!comment.contains("profiles/"), comment)
+    }
+}

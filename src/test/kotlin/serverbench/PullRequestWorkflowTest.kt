@@ -1,0 +1,83 @@
+package serverbench
+
+import org.junit.jupiter.api.Assumptions.assumeTrue
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import org.yaml.snakeyaml.Yaml
+import java.io.File
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertNotEquals
+import kotlin.test.assertTrue
+
+/**
+ * `.github/workflows/serverbench-pr.yml`, the workflow users copy: actionlint (rhysd/actionlint, the workflow
+ * checker: syntax, expressions, action inputs, shellcheck of `run:` when installed) passes on it, and it holds
+ * together with `scripts/pr-compare`, whose comment it posts.
+ */
+class PullRequestWorkflowTest {
+    private val workflow = File(".github/workflows/serverbench-pr.yml")
+
+    /** `ACTIONLINT`, else on PATH, else where `go install` puts it. .ci/run installs it when Go is there. */
+    private fun actionlint(): File? {
+        val home = System.getProperty("user.home")
+        val candidates = listOfNotNull(System.getenv("ACTIONLINT")) +
+            System.getenv("PATH").orEmpty().split(File.pathSeparator).map { "$it/actionlint" } +
+            listOfNotNull(System.getenv("GOBIN")?.let { "$it/actionlint" }) +
+            listOfNotNull(System.getenv("GOPATH")?.let { "$it/bin/actionlint" }) + "$home/go/bin/actionlint"
+        return candidates.map(::File).firstOrNull { it.isFile && it.canExecute() }
+    }
+
+    private fun lint(binary: File, file: File): Pair<Int, String> {
+        val p = ProcessBuilder(binary.path, "-no-color", file.path).redirectErrorStream(true).start()
+        val out = p.inputStream.bufferedReader().readText()
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "actionlint did not finish")
+        return p.exitValue() to out
+    }
+
+    @Test
+    fun `actionlint passes on the workflow, and fails on a planted mistake`(@TempDir dir: File) {
+        val binary = actionlint()
+        assumeTrue(
+            binary != null,
+            "actionlint not found (ACTIONLINT, PATH, ~/go/bin): the workflow is not checked. Install it with " +
+                "`go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`, as .ci/run does when Go is there",
+        )
+        val (status, out) = lint(binary!!, workflow)
+        assertEquals(0, status, out)
+        // The check is real: a misspelt input of actions/checkout is refused.
+        val planted = File(dir, "planted.yml")
+        planted.writeText(workflow.readText().replace("fetch-depth:", "fetch-deepth:"))
+        assertNotEquals(0, lint(binary, planted).first, "actionlint accepted the planted mistake")
+    }
+
+    @Test
+    @Suppress("UNCHECKED_CAST")
+    fun `the workflow runs scripts-pr-compare on the pull request and posts the comment it writes`() {
+        val doc = Yaml().load<Map<Any, Any>>(workflow.readText())
+
+        // YAML 1.1 reads the key `on` as true.
+        val on = (doc["on"] ?: doc[true]) as Map<*, *>
+        assertTrue("pull_request" in on.keys, "$on")
+        val steps = ((doc["jobs"] as Map<*, *>).values.single() as Map<*, *>)["steps"] as List<Map<*, *>>
+
+        fun step(uses: String) = steps.single { (it["uses"] as String?)?.startsWith(uses) == true }
+        fun with(uses: String) = step(uses)["with"] as Map<*, *>
+        assertEquals(0, with("actions/checkout")["fetch-depth"], "the base commit must be in the clone")
+        assertEquals("temurin", with("actions/setup-java")["distribution"])
+        assertEquals("17", with("actions/setup-java")["java-version"])
+        assertEquals("maven", with("actions/setup-java")["cache"])
+        assertTrue(steps.any { (it["run"] as String?)?.contains("scripts/pr-compare ") == true }, "$steps")
+        assertEquals("pr-compare/", with("actions/upload-artifact")["path"])
+
+        // The comment it updates is found by the marker pr-compare puts first.
+        val script = File("scripts/pr-compare").readText()
+        val marker = Regex("""^marker='(.+)'$""", RegexOption.MULTILINE).find(script)!!.groupValues[1]
+        assertEquals("<!-- serverbench-pr -->", marker)
+        assertTrue((with("actions/github-script")["script"] as String).contains("const marker = '$marker';"))
+
+        // Its default suite is one of benchmarks/.
+        val suite = Regex("""SERVERBENCH_SUITE \|\| '([\w-]+)'""").find(workflow.readText())!!.groupValues[1]
+        assertTrue(File("benchmarks/$suite.suite").isFile, suite)
+    }
+}
