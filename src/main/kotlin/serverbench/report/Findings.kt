@@ -33,7 +33,10 @@ object Findings {
         if (runs.isEmpty()) return ""
         // Unset knobs (a Tomcat knob is n/a on Netty, `default` on Tomcat) do not split a parameter point.
         val groups = runs
-            .groupBy { r -> r.family to (r.params - SERVER).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap() }
+            // Another engine's row of the same workload (scripts/hyperfoil) is a candidate of the same group.
+            .groupBy { r ->
+                r.family to (r.params - SERVER - Run.ENGINE).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap()
+            }
             .map { (key, rows) -> Group(key.first, key.second, rows) }
             .sortedWith(
                 compareBy<Group> { it.family }
@@ -50,6 +53,10 @@ object Findings {
         val budget = groups.first().budget
         top += when {
             !oneBudget -> "the load client in the same JVM as the server, never under its CPU budget"
+
+            budget.isEmpty() && runs.any { it.engine != Run.HARNESS } ->
+                "no CPU budget: the load client runs on the same cores as the server (the harness's in the server's " +
+                    "JVM, another engine's in a JVM of its own)"
 
             budget.isEmpty() -> "no CPU budget: the load client runs in the same JVM on the same cores as the server"
 
@@ -172,11 +179,12 @@ object Findings {
     private fun stacks(steady: List<Run>, rows: Int): String? {
         val servers = steady.mapNotNull { it.params[SERVER] }.distinct().sorted()
         if (servers.size != 2 || rows <= 2) return null
-        val pairs = steady.groupBy { it.variant }.toSortedMap().values.mapNotNull { v ->
-            val a = v.find { it.params[SERVER] == servers[0] }
-            val b = v.find { it.params[SERVER] == servers[1] }
-            if (a != null && b != null) a to b else null
-        }
+        val pairs = steady.groupBy { it.variant to it.engine }.toSortedMap(compareBy({ it.first }, { it.second }))
+            .values.mapNotNull { v ->
+                val a = v.find { it.params[SERVER] == servers[0] }
+                val b = v.find { it.params[SERVER] == servers[1] }
+                if (a != null && b != null) a to b else null
+            }
         val parts = listOfNotNull(tally(pairs, Run.SCORE, "more req/s"), tally(pairs, P99, "lower p99"))
         if (parts.isEmpty()) return null
         return "same variant, ${servers[0]} vs ${servers[1]}: ${parts.joinToString("; ")}"
@@ -192,13 +200,13 @@ object Findings {
             when (beyondNoise(metric, x, y)) {
                 true -> Outcome(
                     "on ${(if (aAhead) a else b).params[SERVER]}",
-                    a.variant,
+                    variant(a),
                     if (aAhead) relative(x.score, y.score, higherBetter) else relative(y.score, x.score, higherBetter),
                 )
 
-                false -> Outcome(WITHIN, a.variant, null)
+                false -> Outcome(WITHIN, variant(a), null)
 
-                null -> Outcome(NO_INTERVAL, a.variant, null)
+                null -> Outcome(NO_INTERVAL, variant(a), null)
             }
         }
         if (outcomes.isEmpty()) return null
@@ -248,7 +256,10 @@ object Findings {
     private fun figures(run: Run): String = "${Report.format(run.primary.score)} req/s" +
         (run.metric(P99)?.takeIf { it.score.isFinite() }?.let { ", p99 ${Report.format(it.score)} ms" } ?: "")
 
-    private fun name(run: Run): String = listOfNotNull(run.params[SERVER], run.variant).joinToString(" ")
+    private fun name(run: Run): String = listOfNotNull(run.params[SERVER], variant(run)).joinToString(" ")
+
+    /** "direct", or "direct on hyperfoil" for a row another load engine measured. */
+    private fun variant(run: Run): String = run.variant + if (run.engine == Run.HARNESS) "" else " on ${run.engine}"
 
     /** "closed loop, 64 connections" or "open loop at 2000 req/s (at most 64 connections)". */
     private fun loop(run: Run): String {
