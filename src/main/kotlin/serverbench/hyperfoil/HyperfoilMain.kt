@@ -208,7 +208,9 @@ object HyperfoilCommand {
         /** One run against a server of its own (or the --server-host); null when it succeeded, else its failure. */
         private fun one(w: Workload): String? {
             val server = if (options.serverHost == null) {
-                ServeProcess.start(serve, w.run.params.getValue("server"), File(dir, "${w.fileName}.serve.log"))
+                val server = w.run.params.getValue("server")
+                val properties = if (server == "tomcat") mapOf(Workload.TOMCAT_KEEP_ALIVE to "-1") else emptyMap()
+                ServeProcess.start(serve, server, File(dir, "${w.fileName}.serve.log"), properties)
             } else {
                 null
             }

@@ -32,7 +32,7 @@ object HyperfoilYaml {
         out.append("${sizing.iterations} x ${sizing.iterationSeconds} s measured.\n")
         out.append("# A response counts when its status is 2xx and its body is exactly the expected one; any other\n")
         out.append("# fails the run at once (a fail action), and connection errors or timeouts fail it by its SLA.\n")
-        w.notes.forEach { out.append("# Differs from the harness: $it.\n") }
+        w.notes.forEach { note -> wrap("Differs from the harness: $note.").forEach { out.append("# $it\n") } }
         out.append("name: ${quote(w.fileName)}\n")
         if (agents.isNotEmpty()) {
             out.append("agents:\n")
@@ -65,7 +65,12 @@ object HyperfoilYaml {
         out.append("              onCompletion:\n")
         val expected = w.request.expectedBody
         val shown = if (expected.length > 60) expected.take(57) + "..." else expected
-        failUnless(out, "GET $path answered no body, expected \"$shown\"", "isSet: false")
+        // Hyperfoil runs the completion handlers after a connection error or timeout too: no body then.
+        failUnless(
+            out,
+            "GET $path got no body (an empty one, or the connection failed or timed out first), expected \"$shown\"",
+            "isSet: false",
+        )
         failUnless(out, "GET $path answered another body than \"$shown\"", "notEqualTo: ${quote(expected)}")
         phase(out, MEASURE, w, sizing.measureSeconds, warmup = false)
         out.append("      startAfterStrict: $WARMUP\n")
@@ -104,6 +109,16 @@ object HyperfoilYaml {
         out.append("                  stringCondition:\n")
         out.append("                    fromVar: $BODY_VAR\n")
         out.append("                    $condition\n")
+    }
+
+    /** Comment lines within 120 columns. */
+    private fun wrap(text: String): List<String> = text.split(' ').fold(mutableListOf("")) { lines, word ->
+        if (lines.last().isNotEmpty() && lines.last().length + word.length + 1 > 116) {
+            lines += word
+        } else {
+            lines[lines.size - 1] = (lines.last() + " " + word).trim()
+        }
+        lines
     }
 
     /** A YAML double-quoted scalar. */

@@ -20,10 +20,24 @@ class ServeProcess private constructor(private val process: Process, val port: I
         private val LISTENING =
             Regex("""listening on http://127\.0\.0\.1:(\d+) .* admin http://127\.0\.0\.1:(\d+)/""")
 
-        /** Starts `serve --server [server] --port 0`, output to [out]; throws [IllegalStateException] (one line). */
-        fun start(serve: File, server: String, out: File, startSeconds: Long = 120): ServeProcess {
-            val process = ProcessBuilder(serve.path, "--server", server, "--port", "0")
-                .redirectErrorStream(true).redirectOutput(out).start()
+        /**
+         * Starts `serve --server [server] --port 0` with [properties] (`-D` in its JAVA_OPTS), output to [out]; throws
+         * [IllegalStateException] (one line).
+         */
+        fun start(
+            serve: File,
+            server: String,
+            out: File,
+            properties: Map<String, String> = emptyMap(),
+            startSeconds: Long = 120,
+        ): ServeProcess {
+            val builder = ProcessBuilder(serve.path, "--server", server, "--port", "0")
+            if (properties.isNotEmpty()) {
+                val env = builder.environment()
+                env["JAVA_OPTS"] = (listOfNotNull(env["JAVA_OPTS"]) + properties.map { "-D${it.key}=${it.value}" })
+                    .joinToString(" ")
+            }
+            val process = builder.redirectErrorStream(true).redirectOutput(out).start()
             Children.track(process)
             val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(startSeconds)
             while (System.nanoTime() < deadline && process.isAlive) {

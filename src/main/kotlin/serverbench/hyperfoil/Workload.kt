@@ -48,6 +48,15 @@ class Workload(
         private val PROXY_NOTE = "Hyperfoil checks each proxied response's status and body, not that each request " +
             "reached the downstream stub exactly once (the harness counts the stub's hits per iteration)"
 
+        /** Spring's property for Tomcat's requests per keep-alive connection; -1 = unlimited. */
+        const val TOMCAT_KEEP_ALIVE = "server.tomcat.max-keep-alive-requests"
+
+        private val TOMCAT_NOTE = "Hyperfoil 0.25.2 does not honour a response's Connection: close, which Tomcat " +
+            "sends on every 100th response of a connection by default (the harness reconnects and counts " +
+            "reconnects), so a request it sends on the closing connection fails: the in-VM run serves Tomcat with " +
+            "-D$TOMCAT_KEEP_ALIVE=-1 (keep-alive unlimited), and a --server-host or a controller's target must run " +
+            "with JAVA_OPTS=-D$TOMCAT_KEEP_ALIVE=-1 too; the harness's rows measure default Tomcat"
+
         private val OPEN_LOOP_NOTE = "open loop: Hyperfoil's latency runs from each request's actual send (the " +
             "harness's latency.uncorrected.*); it is also the corrected latency only while no request waited for " +
             "a session or connection (none did, or the row carries warning.behindSchedule and no latency.*). All " +
@@ -88,6 +97,7 @@ class Workload(
             }
             val notes = listOfNotNull(
                 PROXY_NOTE.takeIf { className == "ProxyBenchmark" },
+                TOMCAT_NOTE.takeIf { run.params["server"] == "tomcat" },
                 OPEN_LOOP_NOTE.takeIf { (run.params["rate"]?.toIntOrNull() ?: 0) > 0 },
             )
             return Workload(

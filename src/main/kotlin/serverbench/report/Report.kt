@@ -102,7 +102,15 @@ object Report {
             out.append(
                 " The `engine` column says which load engine measured a row: `serverbench` (the harness's client), " +
                     "or `hyperfoil` (`scripts/hyperfoil`: the same workload on Hyperfoil 0.25.2 against " +
-                    "`scripts/serve`, after a fixed warmup; latency from its histogram of 2 significant digits).",
+                    "`scripts/serve`, after a fixed warmup; latency from its histogram of 2 significant digits" +
+                    (
+                        if (head.any { it.engine == "hyperfoil" && it.params["server"] == "tomcat" }) {
+                            "; its Tomcat served unlimited keep-alive requests, as Hyperfoil 0.25.2 ignores " +
+                                "`Connection: close`"
+                        } else {
+                            ""
+                        }
+                        ) + ").",
             )
         }
         if (base != null) {
