@@ -49,6 +49,8 @@ object HyperfoilCommand {
             println(HyperfoilOptions.USAGE)
             return 0
         }
+        val out = File(System.getProperty(OUT) ?: "jmh-results/hyperfoil-${stamp()}")
+        options.importFrom?.let { return import(it, File(options.regex), File("${out.path}.json")) }
         val workloads = try {
             plan(options)
         } catch (e: IllegalArgumentException) {
@@ -65,7 +67,6 @@ object HyperfoilCommand {
             }
             options.serverHost?.let { target -> targetProblem(target, workloads)?.let { return refuse(it) } }
         }
-        val out = File(System.getProperty(OUT) ?: "jmh-results/hyperfoil-${stamp()}")
         val dir = out.apply { mkdirs() }
         val target = options.serverHost?.let { ServeAdmin.hostPort(it.address) } ?: "127.0.0.1:8080"
         for (w in workloads) {
@@ -86,6 +87,34 @@ object HyperfoilCommand {
         }
         return Session(workloads, options, dir, File("${out.path}.json"), File("${out.path}.log"), classpath!!, serve)
             .run()
+    }
+
+    /** A controller's results ([AllJson]) of a file this command exported, folded as an in-VM run's would be. */
+    private fun import(allJson: File, yaml: File, results: File): Int {
+        val (run, sizing) = try {
+            HyperfoilYaml.identity(yaml.readText())
+                ?: return refuse(
+                    "$yaml has no '${HyperfoilYaml.IDENTITY.trim()}' line: not a file scripts/hyperfoil wrote",
+                )
+        } catch (e: java.io.IOException) {
+            return refuse("cannot read $yaml: ${e.message}")
+        }
+        val (workload, summary) = try {
+            Workload.of(run) to AllJson.read(allJson)
+        } catch (e: IllegalArgumentException) {
+            return refuse(e.message ?: e.toString())
+        }
+        if (summary.failure != null) {
+            System.err.println("hyperfoil: FAILED ${HyperfoilRow.failure(workload, summary)}")
+            return 1
+        }
+        if (summary.phase(HyperfoilYaml.MEASURE).requests == 0L) {
+            return refuse("$allJson has no requests in phase '${HyperfoilYaml.MEASURE}': not a run of $yaml")
+        }
+        val row = HyperfoilRow.fold(workload, summary, sizing, HyperfoilRow.AGENTS)
+        HyperfoilRow.write(listOf(row.json), results)
+        println("hyperfoil: ${workload.name} (from $allJson): ${row.line}")
+        return 0
     }
 
     private fun usage(message: String): Int {

@@ -19,12 +19,15 @@ class HyperfoilOptions(
     val agents: Map<String, String>,
     val sizing: HyperfoilYaml.Sizing,
     val help: Boolean = false,
+    /** A controller's statistics (all.json) of the file [regex] names, to fold into the results; nothing runs. */
+    val importFrom: java.io.File? = null,
 ) {
     companion object {
         const val USAGE = "usage: scripts/hyperfoil <benchmark regex> [-p name=v1,v2 ...] [--warmup 30s] [-i 5] " +
             "[-r 5s] [--export-only] [--server-host host:port [--admin-port N] [--allow-remote]] " +
             "[--agents name=host[:port],...]   (the runs are the launcher's for the same regex and -p; each is " +
-            "exported as a Hyperfoil benchmark under jmh-results/, then run in-VM against scripts/serve)"
+            "exported as a Hyperfoil benchmark under jmh-results/, then run in-VM against scripts/serve); or: " +
+            "scripts/hyperfoil --import all.json <exported .hf.yaml>   (a controller's results into the results)"
 
         private const val MAX_SECONDS = 3600
 
@@ -40,6 +43,7 @@ class HyperfoilOptions(
             val warmupSpec = parser.accepts("warmup").withRequiredArg().defaultsTo("30s")
             val iterationsSpec = parser.accepts("i").withRequiredArg().defaultsTo("5")
             val timeSpec = parser.accepts("r").withRequiredArg().defaultsTo("5s")
+            val importSpec = parser.accepts("import").withRequiredArg()
             val helpSpec = parser.acceptsAll(listOf("h", "help"))
             val set = try {
                 parser.parse(*args.toTypedArray())
@@ -50,6 +54,7 @@ class HyperfoilOptions(
             if (set.has(helpSpec)) {
                 return HyperfoilOptions("", emptyList(), false, null, emptyMap(), HyperfoilYaml.Sizing(1, 1, 1), true)
             }
+            set.valueOf(importSpec)?.let { return imported(it, positional, set.specs().size) }
             val regex = positional.firstOrNull() ?: throw IllegalArgumentException("the benchmark regex is missing")
             positional.drop(1).firstOrNull()?.let { throw IllegalArgumentException("unexpected argument '$it'") }
             val params = set.valuesOf(paramSpec)
@@ -99,6 +104,24 @@ class HyperfoilOptions(
                 )
             }
             return HyperfoilOptions(regex, params, set.has(exportSpec), target, agents, sizing)
+        }
+
+        private fun imported(allJson: String, positional: List<String>, options: Int): HyperfoilOptions {
+            val file = positional.singleOrNull() ?: throw IllegalArgumentException(
+                "--import $allJson needs the exported benchmark file it ran (one .hf.yaml), was " +
+                    positional.joinToString(" ").ifEmpty { "none" },
+            )
+            require(options == 1) { "--import takes no other option: the file says how its run was made" }
+            val dummy = HyperfoilYaml.Sizing(1, 1, 1)
+            return HyperfoilOptions(
+                file,
+                emptyList(),
+                false,
+                null,
+                emptyMap(),
+                dummy,
+                importFrom = java.io.File(allJson),
+            )
         }
 
         /** "30s" or "30": whole seconds, as Hyperfoil's statistics come per second. */

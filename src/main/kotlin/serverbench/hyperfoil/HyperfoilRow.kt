@@ -16,13 +16,18 @@ import java.nio.file.StandardCopyOption
  * then latency percentiles of the measured phase's histogram and the harness's other figures where Hyperfoil has them.
  */
 object HyperfoilRow {
+    /** In-VM here, on the same machine as the server ([HyperfoilCommand]). */
     const val ENGINE = "hyperfoil"
+
+    /** A Hyperfoil controller's run on its agents, imported from its all.json ([AllJson]). */
+    const val AGENTS = "hyperfoil-agents"
 
     private val mapper = JsonMapper.builder().build()
 
     class Row(val json: ObjectNode, val line: String)
 
-    fun fold(w: Workload, summary: RunSummary, sizing: HyperfoilYaml.Sizing): Row {
+    fun fold(w: Workload, summary: RunSummary, sizing: HyperfoilYaml.Sizing, engine: String = ENGINE): Row {
+        val inVm = engine == ENGINE
         val measured = summary.phase(HyperfoilYaml.MEASURE)
         val seconds = measured.seconds
         // Requests by the second they started in, only the seconds wholly inside the measured phase.
@@ -39,14 +44,15 @@ object HyperfoilRow {
         entry.put("mode", "thrpt")
         entry.put("threads", 1)
         entry.put("forks", 1)
-        entry.put("jdkVersion", System.getProperty("java.version"))
+        // The agents' JDK and threads are theirs, which all.json does not say.
+        if (inVm) entry.put("jdkVersion", System.getProperty("java.version"))
         entry.put("warmupIterations", 0)
         entry.put("warmupTime", "${sizing.warmupSeconds} s")
         entry.put("measurementIterations", sizing.iterations)
         entry.put("measurementTime", "${sizing.iterationSeconds} s")
         val params = entry.putObject("params")
         w.run.params.forEach { (k, v) -> params.put(k, v) }
-        params.put(Run.ENGINE, ENGINE)
+        params.put(Run.ENGINE, engine)
         val stats = ListStatistics(perIteration.toDoubleArray())
         val score = metric(entry, "primaryMetric", stats.mean, "ops/s", stats.getMeanErrorAt(0.999))
         score.putArray("rawData").addArray().apply { perIteration.forEach { add(it) } }
@@ -71,7 +77,7 @@ object HyperfoilRow {
         if (!w.openLoop && meanSeconds.isFinite()) {
             metric(secondary, "littlesLaw", stats.mean * meanSeconds / w.concurrency, "ratio")
         }
-        metric(secondary, "client.threads", w.threads.toDouble(), "threads")
+        if (inVm) metric(secondary, "client.threads", w.threads.toDouble(), "threads")
         metric(secondary, "warmup.seconds", sizing.warmupSeconds.toDouble(), "s")
         val line = "${Report.format(stats.mean)} ± ${Report.format(stats.getMeanErrorAt(0.999))} req/s; " +
             "${if (w.openLoop) "uncorrected " else ""}p50 ${Report.format(figures.getValue("p50"))} ms, " +

@@ -19,6 +19,38 @@ object HyperfoilYaml {
         val measureSeconds: Int get() = iterations * iterationSeconds
     }
 
+    /** The comment line that names the run a file was written for (one line of JSON after it). */
+    const val IDENTITY = "# serverbench-run: "
+
+    private val mapper = tools.jackson.databind.json.JsonMapper.builder().build()
+
+    private fun identity(w: Workload, sizing: Sizing): String = mapper.writeValueAsString(
+        mapOf(
+            "benchmark" to w.run.benchmark,
+            "params" to w.run.params,
+            "warmupSeconds" to sizing.warmupSeconds,
+            "iterations" to sizing.iterations,
+            "iterationSeconds" to sizing.iterationSeconds,
+        ),
+    )
+
+    /** The run and sizing a file written by [write] was made for, from its [IDENTITY] line; null without one. */
+    fun identity(text: String): Pair<serverbench.launcher.Plan.Run, Sizing>? {
+        val line = text.lineSequence().firstOrNull { it.startsWith(IDENTITY) } ?: return null
+        val node = mapper.readTree(line.removePrefix(IDENTITY))
+        val params = LinkedHashMap<String, String>()
+        node["params"].properties().forEach { (k, v) -> params[k] = v.asString() }
+        val sizing = Sizing(node["warmupSeconds"].asInt(), node["iterations"].asInt(), node["iterationSeconds"].asInt())
+        val run = serverbench.launcher.Plan.Run(
+            node["benchmark"].asString(),
+            org.openjdk.jmh.annotations.Mode.Throughput,
+            params,
+            0,
+            sizing.iterations,
+        )
+        return run to sizing
+    }
+
     /**
      * The file for [w] against `http://[target]` (host:port), its phases sized by [sizing]; with [agents] (Hyperfoil's
      * `agents:` inline form, `name: host:port` or `user@host:port`) its controller splits users, rate and connections
@@ -33,6 +65,8 @@ object HyperfoilYaml {
         out.append("# A response counts when its status is 2xx and its body is exactly the expected one; any other\n")
         out.append("# fails the run at once (a fail action), and connection errors or timeouts fail it by its SLA.\n")
         w.notes.forEach { note -> wrap("Differs from the harness: $note.").forEach { out.append("# $it\n") } }
+        // What `scripts/hyperfoil --import` needs to fold a controller's results of this file into the harness's JSON.
+        out.append("$IDENTITY${identity(w, sizing)}\n")
         out.append("name: ${quote(w.fileName)}\n")
         if (agents.isNotEmpty()) {
             out.append("agents:\n")

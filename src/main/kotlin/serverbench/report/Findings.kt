@@ -55,8 +55,14 @@ object Findings {
             !oneBudget -> "the load client in the same JVM as the server, never under its CPU budget"
 
             budget.isEmpty() && runs.any { it.engine != Run.HARNESS } ->
-                "no CPU budget: the load client runs on the same cores as the server (the harness's in the server's " +
-                    "JVM, another engine's in a JVM of its own)"
+                "no CPU budget; the load client: " +
+                    listOfNotNull(
+                        "the harness's in the server's JVM".takeIf { runs.any { it.engine == Run.HARNESS } },
+                        "Hyperfoil's in a JVM of its own on the same cores".takeIf {
+                            runs.any { it.engine == "hyperfoil" }
+                        },
+                        "Hyperfoil's agents on their hosts".takeIf { runs.any { it.engine == "hyperfoil-agents" } },
+                    ).joinToString(", ")
 
             budget.isEmpty() -> "no CPU budget: the load client runs in the same JVM on the same cores as the server"
 

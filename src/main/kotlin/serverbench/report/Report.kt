@@ -101,11 +101,13 @@ object Report {
         if (head.any { Run.ENGINE in it.params }) {
             out.append(
                 " The `engine` column says which load engine measured a row: `serverbench` (the harness's client), " +
-                    "or `hyperfoil` (`scripts/hyperfoil`: the same workload on Hyperfoil 0.25.2 against " +
-                    "`scripts/serve`, after a fixed warmup; latency from its histogram of 2 significant digits" +
+                    "`hyperfoil` (`scripts/hyperfoil`: the same workload on Hyperfoil 0.25.2 in-VM against " +
+                    "`scripts/serve` on this machine) or `hyperfoil-agents` (the same file on a Hyperfoil " +
+                    "controller's agents, imported); Hyperfoil's rows after a fixed warmup, latency from its " +
+                    "histogram of 2 significant digits" +
                     (
-                        if (head.any { it.engine == "hyperfoil" && it.params["server"] == "tomcat" }) {
-                            "; its Tomcat served unlimited keep-alive requests, as Hyperfoil 0.25.2 ignores " +
+                        if (head.any { it.engine.startsWith("hyperfoil") && it.params["server"] == "tomcat" }) {
+                            "; its Tomcat rows with unlimited keep-alive requests, as Hyperfoil 0.25.2 ignores " +
                                 "`Connection: close`"
                         } else {
                             ""

@@ -66,6 +66,8 @@ class HyperfoilOptionsTest {
         val open = plan("NoopBenchmark", "-p", "server=netty", "-p", "rate=1000").single()
         assertTrue(open.notes.single().startsWith("open loop"), open.notes.toString())
         assertTrue(plan("NoopBenchmark", "-p", "server=netty").single().notes.isEmpty())
+        val tomcat = plan("NoopBenchmark", "-p", "server=tomcat").single()
+        assertTrue(tomcat.notes.single().contains("Connection: close"), tomcat.notes.toString())
         val status500 = plan("SelfCheckBenchmark.status500", "-p", "server=netty").single()
         assertEquals("/fault/status?code=500", status500.request.path)
     }

@@ -28,7 +28,10 @@ class EngineRowsTest {
             markdown,
         )
         assertTrue(markdown.contains("`hyperfoil` (`scripts/hyperfoil`"), markdown)
-        assertTrue(markdown.contains("another engine's in a JVM of its own"), "no 'same JVM' for Hyperfoil's client")
+        assertTrue(
+            markdown.contains("Hyperfoil's in a JVM of its own on the same cores"),
+            "no 'same JVM' for Hyperfoil's client",
+        )
     }
 
     @Test
