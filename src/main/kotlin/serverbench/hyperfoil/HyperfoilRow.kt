@@ -66,13 +66,14 @@ object HyperfoilRow {
             "p99.9" to measured.percentileMillis("99.9"),
             "max" to measured.maxMillis,
         )
-        // Open loop: from the actual send; also from the scheduled one only if no request waited for a connection.
-        val onSchedule = measured.blockedNanos == 0L && !measured.sessionLimitExceeded
+        // Open loop: from the actual send; also from the scheduled one only if no request waited for a session or a
+        // connection, which only the in-VM run knows (a controller's all.json does not say when sessions ran out).
+        val onSchedule = inVm && measured.blockedNanos == 0L && !measured.sessionLimitExceeded
         for ((name, value) in figures) {
             metric(secondary, "$latency.$name", value, "ms")
             if (w.openLoop && onSchedule) metric(secondary, "latency.$name", value, "ms")
         }
-        if (w.openLoop && !onSchedule) metric(secondary, "warning.behindSchedule", 1.0, "share")
+        if (w.openLoop && inVm && !onSchedule) metric(secondary, "warning.behindSchedule", 1.0, "share")
         metric(secondary, "errors", 0.0, "count")
         if (!w.openLoop && meanSeconds.isFinite()) {
             metric(secondary, "littlesLaw", stats.mean * meanSeconds / w.concurrency, "ratio")
@@ -89,7 +90,15 @@ object HyperfoilRow {
                     ""
                 }
                 ) +
-            (if (w.openLoop && !onSchedule) " (requests waited for a connection: behind schedule)" else "")
+            (
+                if (w.openLoop && inVm &&
+                    !onSchedule
+                ) {
+                    " (requests waited for a session or connection: behind schedule)"
+                } else {
+                    ""
+                }
+                )
         return Row(entry, line)
     }
 

@@ -129,6 +129,8 @@ object HyperfoilYaml {
             out.append("      maxSessions: ${w.concurrency}\n")
             // A fixed schedule, as the harness's open loop (Hyperfoil's default draws Poisson arrivals).
             out.append("      variance: false\n")
+            // All sessions busy: the next request goes when one frees, late, as the harness sends it (not a failure).
+            out.append("      sessionLimitPolicy: CONTINUE\n")
         } else {
             out.append("    always:\n")
             out.append("      users: ${w.concurrency}\n")

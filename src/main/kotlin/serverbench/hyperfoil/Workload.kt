@@ -58,9 +58,10 @@ class Workload(
             "with JAVA_OPTS=-D$TOMCAT_KEEP_ALIVE=-1 too; the harness's rows measure default Tomcat"
 
         private val OPEN_LOOP_NOTE = "open loop: Hyperfoil's latency runs from each request's actual send (the " +
-            "harness's latency.uncorrected.*); it is also the corrected latency only while no request waited for " +
-            "a session or connection (none did, or the row carries warning.behindSchedule and no latency.*). All " +
-            "concurrency sessions busy fails the run (sessionLimitPolicy: FAIL), where the harness sends late"
+            "harness's latency.uncorrected.*). It is the corrected latency.* as well only while every request went " +
+            "when due: when all concurrency sessions or connections were busy, Hyperfoil sends the next one when one " +
+            "frees (late, as the harness does) without counting the wait, and the row then has " +
+            "warning.behindSchedule and no latency.*"
 
         /**
          * The workload of [run], or [IllegalArgumentException] with the one line that says why Hyperfoil cannot run

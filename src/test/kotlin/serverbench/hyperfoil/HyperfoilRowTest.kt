@@ -21,7 +21,7 @@ class HyperfoilRowTest {
         HyperfoilCommand.plan(HyperfoilOptions.parse(listOf("NoopBenchmark") + params.flatMap { listOf("-p", it) }))
             .single()
 
-    private fun summary(blockedNanos: Long = 0): RunSummary = RunSummary(
+    private fun summary(blockedNanos: Long = 0, sessionsRanOut: Boolean = false): RunSummary = RunSummary(
         Properties().apply {
             val m = "phase.${HyperfoilYaml.MEASURE}"
             // Seconds 0-3 measured (1 ms each request, 8 connections), second 4 after the phase: left out.
@@ -37,6 +37,7 @@ class HyperfoilRowTest {
             setProperty("$m.latency.p99.nanos", "3000000")
             setProperty("$m.latency.p99.9.nanos", "5000000")
             setProperty("$m.blockedNanos", blockedNanos.toString())
+            setProperty("$m.sessionLimitExceeded", sessionsRanOut.toString())
         },
     )
 
@@ -70,7 +71,9 @@ class HyperfoilRowTest {
     }
 
     @Test
-    fun `open-loop latency is the uncorrected one, and the corrected one only when nothing waited`(@TempDir dir: File) {
+    fun `open-loop latency is the uncorrected one, and the corrected one too only when nothing waited`(
+        @TempDir dir: File,
+    ) {
         val w = workload("server=netty", "rate=1000")
         val onTime = read(dir, w, summary())
         assertEquals(3.0, onTime.metric("latency.uncorrected.p99")!!.score, 1e-9)
@@ -79,6 +82,10 @@ class HyperfoilRowTest {
         val late = read(dir, w, summary(blockedNanos = 5_000_000))
         assertNull(late.metric("latency.p99"), "requests waited for a connection: the corrected latency is unknown")
         assertEquals(listOf("behindSchedule"), late.warnings)
+        val throttled = read(dir, w, summary(sessionsRanOut = true))
+        assertNull(throttled.metric("latency.p99"), "requests waited for a session")
+        assertEquals(3.0, throttled.metric("latency.uncorrected.p99")!!.score, 1e-9)
+        assertEquals(listOf("behindSchedule"), throttled.warnings)
     }
 
     @Test

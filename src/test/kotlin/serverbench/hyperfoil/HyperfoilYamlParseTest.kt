@@ -56,7 +56,8 @@ class HyperfoilYamlParseTest {
         for ((w, line) in (closed + open).zip(lines)) {
             assertTrue(line.startsWith("ok "), line)
             val load = if (w.openLoop) {
-                "constantRate ${w.rate.toDouble()}/s maxSessions=${w.concurrency} variance=false"
+                "constantRate ${w.rate.toDouble()}/s maxSessions=${w.concurrency} variance=false " +
+                    "sessionLimitPolicy=CONTINUE"
             } else {
                 "always users=${w.concurrency}"
             }
