@@ -41,7 +41,10 @@ class PackageGraphTest {
             assertTrue(graph.getValue(p).none { it == "app" || it == "benchmarks" }, "$p -> ${graph[p]}")
         }
         assertEquals(
-            setOf("compare", "launcher", "metrics", "profile", "benchmarks", "report", "app", "client", "fixture"),
+            setOf(
+                "hyperfoil", "compare", "launcher", "metrics", "profile", "benchmarks", "report", "app", "client",
+                "fixture",
+            ),
             graph.keys,
         )
     }

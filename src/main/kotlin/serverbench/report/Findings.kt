@@ -2,7 +2,6 @@ package serverbench.report
 
 import serverbench.benchmarks.Knobs
 import serverbench.fixture.CpuPlacement
-import serverbench.metrics.Steadiness
 import java.util.Locale
 
 /**
@@ -21,7 +20,6 @@ object Findings {
 
     private const val SERVER = "server"
     private const val P99 = "latency.p99"
-    private val NOT_STEADY = Run.NOT_STEADY.removePrefix("warning.")
 
     /** One family at one parameter point; its candidates are its rows, one per variant and server. */
     private class Group(val family: String, val params: Map<String, String>, val runs: List<Run>) {
@@ -35,7 +33,10 @@ object Findings {
         if (runs.isEmpty()) return ""
         // Unset knobs (a Tomcat knob is n/a on Netty, `default` on Tomcat) do not split a parameter point.
         val groups = runs
-            .groupBy { r -> r.family to (r.params - SERVER).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap() }
+            // Another engine's row of the same workload (scripts/hyperfoil) is a candidate of the same group.
+            .groupBy { r ->
+                r.family to (r.params - SERVER - Run.ENGINE).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap()
+            }
             .map { (key, rows) -> Group(key.first, key.second, rows) }
             .sortedWith(
                 compareBy<Group> { it.family }
@@ -52,6 +53,16 @@ object Findings {
         val budget = groups.first().budget
         top += when {
             !oneBudget -> "the load client in the same JVM as the server, never under its CPU budget"
+
+            budget.isEmpty() && runs.any { it.engine != Run.HARNESS } ->
+                "no CPU budget; the load client: " +
+                    listOfNotNull(
+                        "the harness's in the server's JVM".takeIf { runs.any { it.engine == Run.HARNESS } },
+                        "Hyperfoil's in a JVM of its own on the same cores".takeIf {
+                            runs.any { it.engine == "hyperfoil" }
+                        },
+                        "Hyperfoil's agents on their hosts".takeIf { runs.any { it.engine == "hyperfoil-agents" } },
+                    ).joinToString(", ")
 
             budget.isEmpty() -> "no CPU budget: the load client runs in the same JVM on the same cores as the server"
 
@@ -96,7 +107,7 @@ object Findings {
 
     /** The group's line, and a second one for the stacks side by side and the rows that need a word. */
     private fun lines(label: String, runs: List<Run>): List<String> {
-        val flags = flags(runs)
+        val flags = RowFlags.of(runs, ::name)
         if (runs.size == 1) {
             val run = runs.single()
             val ceiling = if (run.family == CEILING_FAMILY) " (no work per request: the ceiling)" else ""
@@ -191,11 +202,12 @@ object Findings {
     private fun stacks(steady: List<Run>, rows: Int): String? {
         val servers = steady.mapNotNull { it.params[SERVER] }.distinct().sorted()
         if (servers.size != 2 || rows <= 2) return null
-        val pairs = steady.groupBy { it.variant }.toSortedMap().values.mapNotNull { v ->
-            val a = v.find { it.params[SERVER] == servers[0] }
-            val b = v.find { it.params[SERVER] == servers[1] }
-            if (a != null && b != null) a to b else null
-        }
+        val pairs = steady.groupBy { it.variant to it.engine }.toSortedMap(compareBy({ it.first }, { it.second }))
+            .values.mapNotNull { v ->
+                val a = v.find { it.params[SERVER] == servers[0] }
+                val b = v.find { it.params[SERVER] == servers[1] }
+                if (a != null && b != null) a to b else null
+            }
         val parts = listOfNotNull(tally(pairs, Run.SCORE, "more req/s"), tally(pairs, P99, "lower p99"))
         if (parts.isEmpty()) return null
         return "same variant, ${servers[0]} vs ${servers[1]}: ${parts.joinToString("; ")}"
@@ -211,15 +223,15 @@ object Findings {
             when (noise(metric, x, y)) {
                 Noise.BEYOND -> Outcome(
                     "on ${(if (aAhead) a else b).params[SERVER]}",
-                    a.variant,
+                    variant(a),
                     if (aAhead) relative(x.score, y.score, higherBetter) else relative(y.score, x.score, higherBetter),
                 )
 
-                Noise.APART -> Outcome(if (Report.apartP(x, y).isNaN()) APART_UNKNOWN else APART, a.variant, null)
+                Noise.APART -> Outcome(if (Report.apartP(x, y).isNaN()) APART_UNKNOWN else APART, variant(a), null)
 
-                Noise.WITHIN -> Outcome(WITHIN, a.variant, null)
+                Noise.WITHIN -> Outcome(WITHIN, variant(a), null)
 
-                Noise.NO_INTERVAL -> Outcome(NO_INTERVAL, a.variant, null)
+                Noise.NO_INTERVAL -> Outcome(NO_INTERVAL, variant(a), null)
             }
         }
         if (outcomes.isEmpty()) return null
@@ -244,39 +256,13 @@ object Findings {
     private const val WITHIN = "within noise"
     private const val NO_INTERVAL = "no interval"
 
-    /** What a reader must know before trusting a row: not steady, failures, the guards that fired. */
-    private fun flags(runs: List<Run>): List<String> {
-        val out = mutableListOf<String>()
-        val unsteady = runs.filter { it.notSteady }
-        if (unsteady.isNotEmpty() && runs.size > 1) {
-            out += "not steady, so not compared: ${unsteady.joinToString(", ") { name(it) }}"
-        } else if (unsteady.isNotEmpty()) {
-            out += "not steady"
-        }
-        val unjudged = runs.filter { it.steadinessNotJudged }
-        if (unjudged.isNotEmpty()) {
-            val which = if (unjudged.size == runs.size) "" else ": " + unjudged.joinToString(", ") { name(it) }
-            out += "too few iterations to judge steadiness (-i ${Steadiness.MIN_ITERATIONS} or more)$which"
-        }
-        val failed = runs.filter { (it.metric("errors")?.score ?: 0.0) > 0 }
-        if (failed.isNotEmpty()) {
-            out += "errors: " + failed.joinToString(", ") {
-                name(it) + String.format(Locale.ROOT, " %.0f", it.metric("errors")!!.score)
-            }
-        }
-        val warned = runs.filter { r -> r.warnings.any { it != NOT_STEADY } }
-        if (warned.isNotEmpty()) {
-            out += "guards fired: " + warned.joinToString(", ") { r ->
-                "${name(r)} (${r.warnings.filter { it != NOT_STEADY }.joinToString(", ")})"
-            }
-        }
-        return out
-    }
-
     private fun figures(run: Run): String = "${Report.format(run.primary.score)} req/s" +
         (run.metric(P99)?.takeIf { it.score.isFinite() }?.let { ", p99 ${Report.format(it.score)} ms" } ?: "")
 
-    private fun name(run: Run): String = listOfNotNull(run.params[SERVER], run.variant).joinToString(" ")
+    private fun name(run: Run): String = listOfNotNull(run.params[SERVER], variant(run)).joinToString(" ")
+
+    /** "direct", or "direct on hyperfoil" for a row another load engine measured. */
+    private fun variant(run: Run): String = run.variant + if (run.engine == Run.HARNESS) "" else " on ${run.engine}"
 
     /** "closed loop, 64 connections" or "open loop at 2000 req/s (at most 64 connections)". */
     private fun loop(run: Run): String {

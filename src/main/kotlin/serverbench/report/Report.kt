@@ -113,6 +113,23 @@ object Report {
                     "and the client's CPU in the benchmark's JVM.",
             )
         }
+        if (head.any { Run.ENGINE in it.params }) {
+            out.append(
+                " The `engine` column says which load engine measured a row: `serverbench` (the harness's client), " +
+                    "`hyperfoil` (`scripts/hyperfoil`: the same workload on Hyperfoil 0.25.2 in-VM against " +
+                    "`scripts/serve` on this machine) or `hyperfoil-agents` (the same file on a Hyperfoil " +
+                    "controller's agents, imported); Hyperfoil's rows after a fixed warmup, latency from its " +
+                    "histogram of 2 significant digits" +
+                    (
+                        if (head.any { it.engine.startsWith("hyperfoil") && it.params["server"] == "tomcat" }) {
+                            "; its Tomcat rows with unlimited keep-alive requests, as Hyperfoil 0.25.2 ignores " +
+                                "`Connection: close`"
+                        } else {
+                            ""
+                        }
+                        ) + ").",
+            )
+        }
         if (base != null) {
             out.append(
                 " Change vs baseline in %; **bold** with ▲ (better) or ▼ (worse) only where the two runs' 99.9 % " +
@@ -169,30 +186,34 @@ object Report {
         flamegraphs: (Run) -> List<String>,
     ) {
         out.append("\n")
-        val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS }
+        val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS && it != Run.ENGINE }
+        // Rows of other engines sit right after the harness's row of the same workload.
+        val engines = if (runs.any { Run.ENGINE in it.params }) listOf(Run.ENGINE) else emptyList()
         val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList()) +
             (if (runs.any { it.metric("server.throttled") != null }) BUDGET else emptyList()) +
             FAMILY_FIGURES.filter { (metric, _) -> runs.any { it.metric(metric) != null } }
         val warned = runs.any { it.warnings.isNotEmpty() }
         // Once per row: a differential flamegraph is made by the call.
         val graphs = runs.associateWith { flamegraphs(it) }
-        val headers = listOf("variant") + ALWAYS + varying + columns.map { it.second } +
+        val headers = listOf("variant") + ALWAYS + engines + varying + columns.map { it.second } +
             (if (warned) listOf("warnings") else emptyList()) +
             (if (graphs.values.any { it.isNotEmpty() }) listOf("flamegraphs") else emptyList())
         out.append(headers.joinToString(" | ", "| ", " |\n"))
         out.append(
             headers.joinToString(" | ", "| ", " |\n") {
-                if (it == "variant" || it in ALWAYS || it in varying) "---" else "---:"
+                if (it == "variant" || it in ALWAYS || it in engines || it in varying) "---" else "---:"
             },
         )
         val sorted = runs.sortedWith(
             compareBy<Run>({ it.variant }, { it.params["server"] })
-                .thenComparator { a, b -> compareParams(varying, a.params, b.params) },
+                .thenComparator { a, b -> compareParams(varying, a.params, b.params) }
+                .thenBy { it.engine != Run.HARNESS }.thenBy { it.engine },
         )
         for (run in sorted) {
             val cells = ArrayList<String>()
             cells += run.variant
             ALWAYS.forEach { cells += run.params[it] ?: "" }
+            engines.forEach { _ -> cells += run.engine }
             varying.forEach { cells += run.params[it] ?: "" }
             val old = baseByKey[run.key]
             for ((metric, _) in columns) cells += cell(metric, run, old, withBaseline)

@@ -9,7 +9,8 @@ import java.io.File
 import kotlin.system.exitProcess
 
 private const val USAGE =
-    "usage: report <head.json> [--baseline <base.json>] [--charts <dir>]  (markdown on stdout)\n" +
+    "usage: report <head.json> [<more.json>...] [--baseline <base.json>] [--charts <dir>]  (markdown on stdout; " +
+        "several head files: their rows in one report, e.g. the harness's and scripts/hyperfoil's)\n" +
         "       report <head.json> --format github-benchmark-bigger|github-benchmark-smaller|bencher  (JSON on stdout)"
 
 /**
@@ -44,8 +45,9 @@ fun main(args: Array<String>) {
         )
     }
     val positional = set.nonOptionArguments().map { it.toString() }
-    positional.drop(1).firstOrNull()?.let { fail("unexpected argument '$it'") }
     val headFile = File(positional.firstOrNull() ?: fail("the head result file is missing"))
+    // More head files add their rows: a workload measured by the harness and by scripts/hyperfoil, side by side.
+    val moreFiles = positional.drop(1).map { File(it) }
     val baseline = set.valueOf(baselineSpec)?.let { File(it) }
     val charts = set.valueOf(chartsSpec)?.let { File(it) }
     val format = TrackerExport.Format.of(set.valueOf(formatSpec))
@@ -54,7 +56,7 @@ fun main(args: Array<String>) {
         fail("--format ${format.option} exports one result file: --baseline and --charts are for the markdown report")
     }
     val (headRuns, baseRuns) = try {
-        Results.read(headFile) to baseline?.let { Results.read(it) }
+        (Results.read(headFile) + moreFiles.flatMap { Results.read(it) }) to baseline?.let { Results.read(it) }
     } catch (e: IllegalArgumentException) {
         fail(e.message ?: e.toString())
     }
@@ -68,7 +70,15 @@ fun main(args: Array<String>) {
     val diffDir = File(chartDir.absoluteFile.parentFile, headFile.nameWithoutExtension + "-diff")
     val baseByKey = baseRuns?.associateBy { it.key } ?: emptyMap()
     print(
-        Report.markdown(headRuns, headFile.path, baseRuns, baseline?.path, chartLinks) { run ->
+        Report.markdown(
+            headRuns,
+            (listOf(headFile) + moreFiles).joinToString(" + ") {
+                it.path
+            },
+            baseRuns,
+            baseline?.path,
+            chartLinks,
+        ) { run ->
             val diffs = baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty()
             Flamegraphs.links(run, here) + diffs
         },

@@ -68,12 +68,22 @@ data class Run(
         params["cpuset"]?.takeUnless { serverbench.fixture.CpuPlacement.isDefault("cpuset", it) }?.let { "cpuset=$it" },
     ).joinToString(", ")
 
+    /**
+     * The load engine that measured the row: `serverbench` (the harness), or the one its `engine` parameter names
+     * (`hyperfoil`: scripts/hyperfoil ran the same workload on Hyperfoil).
+     */
+    val engine: String get() = params[ENGINE] ?: HARNESS
+
     /** `heap.allocLowerBound` above 0: `heap.allocPerReq` could not count all allocation, so it is a lower bound. */
     val allocLowerBound: Boolean get() = (secondary["heap.allocLowerBound"]?.score ?: 0.0) > 0
 
     companion object {
         const val SCORE = "score"
         const val NOT_STEADY = "warning.notSteady"
+
+        /** The parameter that names another load engine than the harness's own client ([engine]). */
+        const val ENGINE = "engine"
+        const val HARNESS = "serverbench"
     }
 }
 

@@ -1,0 +1,139 @@
+package serverbench.hyperfoil
+
+import org.openjdk.jmh.util.ListStatistics
+import serverbench.report.Report
+import serverbench.report.Run
+import tools.jackson.databind.json.JsonMapper
+import tools.jackson.databind.node.ObjectNode
+import java.io.File
+import java.nio.file.Files
+import java.nio.file.StandardCopyOption
+
+/**
+ * A Hyperfoil run folded into the harness's JSON (JMH's `-rf json` layout, which `scripts/report` reads): the same
+ * benchmark and parameters plus `engine=hyperfoil`, so a Hyperfoil row and a harness row of one workload sit side by
+ * side in a report; the score is successful requests/s per measured iteration (JMH's 99.9 % interval over them),
+ * then latency percentiles of the measured phase's histogram and the harness's other figures where Hyperfoil has them.
+ */
+object HyperfoilRow {
+    /** In-VM here, on the same machine as the server ([HyperfoilCommand]). */
+    const val ENGINE = "hyperfoil"
+
+    /** A Hyperfoil controller's run on its agents, imported from its all.json ([AllJson]). */
+    const val AGENTS = "hyperfoil-agents"
+
+    private val mapper = JsonMapper.builder().build()
+
+    class Row(val json: ObjectNode, val line: String)
+
+    fun fold(w: Workload, summary: RunSummary, sizing: HyperfoilYaml.Sizing, engine: String = ENGINE): Row {
+        val inVm = engine == ENGINE
+        val measured = summary.phase(HyperfoilYaml.MEASURE)
+        val seconds = measured.seconds
+        // Requests by the second they started in, only the seconds wholly inside the measured phase.
+        val perIteration = (0 until sizing.iterations).map { i ->
+            (0 until sizing.iterationSeconds).sumOf { s -> seconds[i * sizing.iterationSeconds + s]?.first ?: 0 }
+                .toDouble() / sizing.iterationSeconds
+        }
+        val window = seconds.filterKeys { it < sizing.measureSeconds }.values
+        val timed = window.sumOf { it.second }
+        val meanSeconds = if (timed > 0) window.sumOf { it.third } / 1e9 / timed else Double.NaN
+        val entry = mapper.createObjectNode()
+        entry.put("jmhVersion", "Hyperfoil 0.25.2 via scripts/hyperfoil")
+        entry.put("benchmark", w.run.benchmark)
+        entry.put("mode", "thrpt")
+        entry.put("threads", 1)
+        entry.put("forks", 1)
+        // The agents' JDK and threads are theirs, which all.json does not say.
+        if (inVm) entry.put("jdkVersion", System.getProperty("java.version"))
+        entry.put("warmupIterations", 0)
+        entry.put("warmupTime", "${sizing.warmupSeconds} s")
+        entry.put("measurementIterations", sizing.iterations)
+        entry.put("measurementTime", "${sizing.iterationSeconds} s")
+        val params = entry.putObject("params")
+        w.run.params.forEach { (k, v) -> params.put(k, v) }
+        params.put(Run.ENGINE, engine)
+        val stats = ListStatistics(perIteration.toDoubleArray())
+        val score = metric(entry, "primaryMetric", stats.mean, "ops/s", stats.getMeanErrorAt(0.999))
+        score.putArray("rawData").addArray().apply { perIteration.forEach { add(it) } }
+        val secondary = entry.putObject("secondaryMetrics")
+        val latency = if (w.openLoop) "latency.uncorrected" else "latency"
+        val figures = linkedMapOf(
+            "mean" to measured.meanMillis,
+            "p50" to measured.percentileMillis("50"),
+            "p90" to measured.percentileMillis("90"),
+            "p99" to measured.percentileMillis("99"),
+            "p99.9" to measured.percentileMillis("99.9"),
+            "max" to measured.maxMillis,
+        )
+        // Open loop: from the actual send; also from the scheduled one only if no request waited for a session or a
+        // connection, which only the in-VM run knows (a controller's all.json does not say when sessions ran out).
+        val onSchedule = inVm && measured.blockedNanos == 0L && !measured.sessionLimitExceeded
+        for ((name, value) in figures) {
+            metric(secondary, "$latency.$name", value, "ms")
+            if (w.openLoop && onSchedule) metric(secondary, "latency.$name", value, "ms")
+        }
+        if (w.openLoop && inVm && !onSchedule) metric(secondary, "warning.behindSchedule", 1.0, "share")
+        metric(secondary, "errors", 0.0, "count")
+        if (!w.openLoop && meanSeconds.isFinite()) {
+            metric(secondary, "littlesLaw", stats.mean * meanSeconds / w.concurrency, "ratio")
+        }
+        if (inVm) metric(secondary, "client.threads", w.threads.toDouble(), "threads")
+        metric(secondary, "warmup.seconds", sizing.warmupSeconds.toDouble(), "s")
+        val line = "${Report.format(stats.mean)} ± ${Report.format(stats.getMeanErrorAt(0.999))} req/s; " +
+            "${if (w.openLoop) "uncorrected " else ""}p50 ${Report.format(figures.getValue("p50"))} ms, " +
+            "p99 ${Report.format(figures.getValue("p99"))} ms, p99.9 ${Report.format(figures.getValue("p99.9"))} ms" +
+            (
+                if (!w.openLoop && meanSeconds.isFinite()) {
+                    ", littlesLaw ${"%.3f".format(java.util.Locale.ROOT, stats.mean * meanSeconds / w.concurrency)}"
+                } else {
+                    ""
+                }
+                ) +
+            (
+                if (w.openLoop && inVm &&
+                    !onSchedule
+                ) {
+                    " (requests waited for a session or connection: behind schedule)"
+                } else {
+                    ""
+                }
+                )
+        return Row(entry, line)
+    }
+
+    /** The run's failure in one line, with what each phase got back. */
+    fun failure(w: Workload, summary: RunSummary): String {
+        val counts = listOf(HyperfoilYaml.WARMUP, HyperfoilYaml.MEASURE).mapNotNull { name ->
+            val phase = summary.phase(name)
+            if (phase.requests == 0L) return@mapNotNull null
+            val errors = phase.errorsByKind().entries.joinToString(", ") { "${it.value} ${it.key}" }
+            "$name: ${phase.requests} requests" + (if (errors.isEmpty()) "" else ", failed: $errors")
+        }
+        return "${w.name}: ${summary.failure}" + (if (counts.isEmpty()) "" else " (${counts.joinToString("; ")})")
+    }
+
+    private fun metric(parent: ObjectNode, name: String, value: Double, unit: String, error: Double = Double.NaN) =
+        parent.putObject(name).apply {
+            number(this, "score", value)
+            number(this, "scoreError", error)
+            // Without an interval JMH writes the score as both ends.
+            val ends = if (error.isNaN()) listOf(value, value) else listOf(value - error, value + error)
+            putArray("scoreConfidence").apply { ends.forEach { if (it.isFinite()) add(it) else add("NaN") } }
+            put("scoreUnit", unit)
+        }
+
+    /** JMH writes NaN as the string "NaN". */
+    private fun number(node: ObjectNode, name: String, value: Double) {
+        if (value.isFinite()) node.put(name, value) else node.put(name, "NaN")
+    }
+
+    /** All rows so far, written through a temporary file so that a reader never sees half of it. */
+    fun write(rows: List<ObjectNode>, file: File) {
+        val array = mapper.createArrayNode().apply { rows.forEach { add(it) } }
+        file.absoluteFile.parentFile.mkdirs()
+        val temp = File(file.absoluteFile.parentFile, ".${file.name}.tmp")
+        temp.writeText(mapper.writerWithDefaultPrettyPrinter().writeValueAsString(array) + "\n")
+        Files.move(temp.toPath(), file.toPath(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE)
+    }
+}

@@ -1,0 +1,138 @@
+package serverbench.hyperfoil
+
+import serverbench.benchmarks.HttpBenchmark
+import serverbench.benchmarks.Knobs
+import serverbench.benchmarks.RunName
+import serverbench.client.ClientSettings
+import serverbench.client.LoadSplit
+import serverbench.client.Request
+import serverbench.fixture.CpuPlacement
+import serverbench.launcher.Plan
+
+/**
+ * One planned run as Hyperfoil runs it: the variant's request and the only answer that counts (status 2xx and the
+ * exact body), the connections, the closed loop (`users`) or open loop (`usersPerSec`, at most `concurrency`
+ * sessions), and what Hyperfoil measures differently from the harness ([notes], printed with the export).
+ */
+class Workload(
+    val run: Plan.Run,
+    val request: Request,
+    val concurrency: Int,
+    /** Requests per second on a fixed schedule; 0 = closed loop. */
+    val rate: Int,
+    /** Hyperfoil's event loops (`threads`), from `-p clientThreads` as the harness resolves it on this machine. */
+    val threads: Int,
+    val timeoutMillis: Long,
+    val notes: List<String>,
+) {
+    val openLoop: Boolean get() = rate > 0
+
+    /** "NoopBenchmark.hello (server=netty, concurrency=64)": the run's name, unset knobs left out. */
+    val name: String = RunName.of(run.benchmark, run.params.filterNot { Knobs.unset(it.key, it.value) })
+
+    /** The run's name as a file name: `NoopBenchmark.hello_server-netty_concurrency-64`. */
+    val fileName: String = name.replace(" (", "_").removeSuffix(")").replace(", ", "_").replace('=', '-')
+        .replace(Regex("[^A-Za-z0-9._-]"), "_")
+
+    companion object {
+        /** The families Hyperfoil cannot run the way the harness measures them, and why. */
+        private val REFUSED = mapOf(
+            "DatabaseBenchmark" to "its server needs the PostgreSQL a benchmark starts beside it (scripts/serve " +
+                "has none), and its bodies differ per response (a number larger than the connection's last), a " +
+                "check by shape Hyperfoil's handlers cannot express",
+        )
+
+        /** SelfCheck variants that are plain HTTP; the others need the harness's in-process hooks or its timing. */
+        private val SELF_CHECKS = setOf("status500", "status503", "wrongBody", "failAfter")
+
+        private val PROXY_NOTE = "Hyperfoil checks each proxied response's status and body, not that each request " +
+            "reached the downstream stub exactly once (the harness counts the stub's hits per iteration)"
+
+        /** Spring's property for Tomcat's requests per keep-alive connection; -1 = unlimited. */
+        const val TOMCAT_KEEP_ALIVE = "server.tomcat.max-keep-alive-requests"
+
+        private val TOMCAT_NOTE = "Hyperfoil 0.25.2 does not honour a response's Connection: close, which Tomcat " +
+            "sends on every 100th response of a connection by default (the harness reconnects and counts " +
+            "reconnects), so a request it sends on the closing connection fails: the in-VM run serves Tomcat with " +
+            "-D$TOMCAT_KEEP_ALIVE=-1 (keep-alive unlimited), and a --server-host or a controller's target must run " +
+            "with JAVA_OPTS=-D$TOMCAT_KEEP_ALIVE=-1 too; the harness's rows measure default Tomcat"
+
+        private val OPEN_LOOP_NOTE = "open loop: Hyperfoil's latency runs from each request's actual send (the " +
+            "harness's latency.uncorrected.*). It is the corrected latency.* as well only while every request went " +
+            "when due: when all concurrency sessions or connections were busy, Hyperfoil sends the next one when one " +
+            "frees (late, as the harness does) without counting the wait, and the row then has " +
+            "warning.behindSchedule and no latency.*"
+
+        /**
+         * The workload of [run], or [IllegalArgumentException] with the one line that says why Hyperfoil cannot run
+         * it the way the harness measures it.
+         */
+        fun of(run: Plan.Run): Workload {
+            val className = run.className.substringAfterLast('.')
+            val shown = RunName.of(run.benchmark, run.params.filterNot { Knobs.unset(it.key, it.value) })
+            REFUSED[className]?.let { throw IllegalArgumentException("$shown: not on Hyperfoil: $it") }
+            if (className == "SelfCheckBenchmark" && run.method !in SELF_CHECKS) {
+                throw IllegalArgumentException(
+                    "$shown: not on Hyperfoil: it needs the harness's in-process hooks or its client timing; " +
+                        "these self-checks run on Hyperfoil: ${SELF_CHECKS.joinToString(", ")}",
+                )
+            }
+            for (name in listOf(CpuPlacement.CPUS, CpuPlacement.CPUSET)) {
+                val value = run.params[name] ?: continue
+                if (CpuPlacement.isDefault(name, value)) continue
+                throw IllegalArgumentException(
+                    "-p $name=$value: the in-VM Hyperfoil run starts scripts/serve without a CPU budget; start the " +
+                        "server with scripts/serve --$name $value and pass --server-host host:port",
+                )
+            }
+            run.params.entries.firstOrNull { (k, v) -> k in KNOBS && !Knobs.unset(k, v) }?.let { (k, v) ->
+                throw IllegalArgumentException(
+                    "-p $k=$v sets a property of a server the harness starts; for Hyperfoil start the server with " +
+                        "JAVA_OPTS='-D<property>=<value>' scripts/serve ... and pass --server-host host:port " +
+                        "(README, \"Server knobs\")",
+                )
+            }
+            val request = request(run)
+            if (request.shape != null) {
+                throw IllegalArgumentException("$shown: not on Hyperfoil: its bodies are checked by shape")
+            }
+            val notes = listOfNotNull(
+                PROXY_NOTE.takeIf { className == "ProxyBenchmark" },
+                TOMCAT_NOTE.takeIf { run.params["server"] == "tomcat" },
+                OPEN_LOOP_NOTE.takeIf { (run.params["rate"]?.toIntOrNull() ?: 0) > 0 },
+            )
+            return Workload(
+                run,
+                request,
+                concurrency = run.params["concurrency"]?.toInt() ?: 64,
+                rate = run.params["rate"]?.toInt() ?: 0,
+                threads = LoadSplit.threads(run.params[CpuPlacement.CLIENT_THREADS] ?: LoadSplit.AUTO),
+                timeoutMillis = ClientSettings.fromSystemProperties().timeout.toMillis(),
+                notes = notes,
+            )
+        }
+
+        /** Parameters that set the server's Spring properties (TunableHttpBenchmark, PooledHttpBenchmark). */
+        private val KNOBS = setOf(Knobs.TOMCAT_MAX_THREADS, Knobs.NETTY_IO_WORKERS, Knobs.VIRTUAL_THREADS, "poolSize")
+
+        /**
+         * The variant's request as the benchmark itself builds it: an instance of the benchmark class with the run's
+         * parameter values set, as JMH sets its `@Param` fields, asked for [HttpBenchmark.request].
+         */
+        private fun request(run: Plan.Run): Request {
+            val benchmark = Class.forName(run.className).getDeclaredConstructor().newInstance() as HttpBenchmark
+            for ((name, value) in run.params) {
+                val setter = benchmark.javaClass.methods.firstOrNull {
+                    it.name == "set" + name.replaceFirstChar { c -> c.uppercase() } && it.parameterCount == 1
+                } ?: continue
+                val converted: Any = when (setter.parameterTypes[0]) {
+                    Int::class.javaPrimitiveType -> value.toInt()
+                    Long::class.javaPrimitiveType -> value.toLong()
+                    else -> value
+                }
+                setter.invoke(benchmark, converted)
+            }
+            return benchmark.request(run.method)
+        }
+    }
+}

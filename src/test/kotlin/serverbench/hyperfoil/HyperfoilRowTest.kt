@@ -1,0 +1,111 @@
+package serverbench.hyperfoil
+
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import serverbench.report.Results
+import serverbench.report.Run
+import java.io.File
+import java.util.Properties
+import kotlin.test.assertEquals
+import kotlin.test.assertNull
+import kotlin.test.assertTrue
+
+/**
+ * A Hyperfoil run folded into the harness's JSON: the report reads it as any run, with `engine=hyperfoil`, the score
+ * from the requests that started in each measured iteration, latency from Hyperfoil's histogram.
+ */
+class HyperfoilRowTest {
+    private val sizing = HyperfoilYaml.Sizing(warmupSeconds = 3, iterations = 4, iterationSeconds = 1)
+
+    private fun workload(vararg params: String) =
+        HyperfoilCommand.plan(HyperfoilOptions.parse(listOf("NoopBenchmark") + params.flatMap { listOf("-p", it) }))
+            .single()
+
+    private fun summary(blockedNanos: Long = 0, sessionsRanOut: Boolean = false): RunSummary = RunSummary(
+        Properties().apply {
+            val m = "phase.${HyperfoilYaml.MEASURE}"
+            // Seconds 0-3 measured (1 ms each request, 8 connections), second 4 after the phase: left out.
+            setProperty(
+                "$m.seconds",
+                "0:1000:1000:1000000000,1:3000:3000:3000000000,2:4000:4000:4000000000," +
+                    "3:4000:4000:4000000000,4:50:50:50000000",
+            )
+            setProperty("$m.latency.meanNanos", "1000000.0")
+            setProperty("$m.latency.maxNanos", "9000000")
+            setProperty("$m.latency.p50.nanos", "900000")
+            setProperty("$m.latency.p90.nanos", "1500000")
+            setProperty("$m.latency.p99.nanos", "3000000")
+            setProperty("$m.latency.p99.9.nanos", "5000000")
+            setProperty("$m.blockedNanos", blockedNanos.toString())
+            setProperty("$m.sessionLimitExceeded", sessionsRanOut.toString())
+        },
+    )
+
+    private fun read(dir: File, w: Workload, summary: RunSummary): Run {
+        val file = File(dir, "hyperfoil.json")
+        HyperfoilRow.write(listOf(HyperfoilRow.fold(w, summary, sizing).json), file)
+        return Results.read(file).single()
+    }
+
+    @Test
+    fun `a closed-loop run reads as a harness run of the same workload, engine hyperfoil`(@TempDir dir: File) {
+        val w = workload("server=netty", "concurrency=8")
+        val run = read(dir, w, summary())
+        assertEquals("serverbench.benchmarks.NoopBenchmark.hello", run.benchmark)
+        assertEquals("hyperfoil", run.engine)
+        // The run's parameters (defaults dropped on reading, as for any run) and the engine.
+        assertEquals(
+            mapOf("server" to "netty", "rate" to "0", "concurrency" to "8", "engine" to "hyperfoil"),
+            run.params,
+        )
+        // Iterations of 1 s: 1000, 3000, 4000, 4000 req/s.
+        assertEquals(3000.0, run.primary.score, 1e-9)
+        assertTrue(run.primary.error.isFinite() && run.primary.error > 0, run.primary.toString())
+        assertEquals(0.9, run.metric("latency.p50")!!.score, 1e-9)
+        assertEquals(5.0, run.metric("latency.p99.9")!!.score, 1e-9)
+        assertEquals(0.0, run.metric("errors")!!.score)
+        // 3000 req/s x 1 ms / 8 connections.
+        assertEquals(0.375, run.metric("littlesLaw")!!.score, 1e-9)
+        assertEquals(4, run.iterations)
+        assertEquals("1 s", run.iterationTime)
+    }
+
+    @Test
+    fun `open-loop latency is the uncorrected one, and the corrected one too only when nothing waited`(
+        @TempDir dir: File,
+    ) {
+        val w = workload("server=netty", "rate=1000")
+        val onTime = read(dir, w, summary())
+        assertEquals(3.0, onTime.metric("latency.uncorrected.p99")!!.score, 1e-9)
+        assertEquals(3.0, onTime.metric("latency.p99")!!.score, 1e-9)
+        assertNull(onTime.metric("littlesLaw"))
+        val late = read(dir, w, summary(blockedNanos = 5_000_000))
+        assertNull(late.metric("latency.p99"), "requests waited for a connection: the corrected latency is unknown")
+        assertEquals(listOf("behindSchedule"), late.warnings)
+        val throttled = read(dir, w, summary(sessionsRanOut = true))
+        assertNull(throttled.metric("latency.p99"), "requests waited for a session")
+        assertEquals(3.0, throttled.metric("latency.uncorrected.p99")!!.score, 1e-9)
+        assertEquals(listOf("behindSchedule"), throttled.warnings)
+    }
+
+    @Test
+    fun `a failed run is one line with what each phase got back`() {
+        val w = workload("server=netty", "concurrency=8")
+        val s = RunSummary(
+            Properties().apply {
+                setProperty("failure", "Terminating benchmark: GET /noop/hello answered HTTP 5xx, not 2xx")
+                setProperty("phase.warmup.requests", "12")
+                setProperty("phase.warmup.responses", "9")
+                setProperty("phase.warmup.invalid", "9")
+                setProperty("phase.warmup.status", "0,0,0,9,0")
+            },
+        )
+        val line = HyperfoilRow.failure(w, s)
+        assertEquals(
+            "${w.name}: Terminating benchmark: GET /noop/hello answered HTTP 5xx, not 2xx (warmup: 12 requests, " +
+                "failed: 9 non_2xx)",
+            line,
+        )
+        assertEquals(1, line.lines().size)
+    }
+}

@@ -1,0 +1,42 @@
+package serverbench.report
+
+import org.junit.jupiter.api.Test
+import kotlin.test.assertFalse
+import kotlin.test.assertTrue
+
+/**
+ * Rows another load engine measured (`engine=hyperfoil`, from scripts/hyperfoil) beside the harness's row of the same
+ * workload: one table, the engine named in a column and in the findings, which compare them as candidates of one group.
+ */
+class EngineRowsTest {
+    private fun noop(score: Double, engine: String?) = Run(
+        "serverbench.benchmarks.NoopBenchmark.hello",
+        mapOf("server" to "netty", "concurrency" to "8") + listOfNotNull(engine?.let { Run.ENGINE to it }),
+        Metric(score, 100.0, "ops/s"),
+        mapOf("latency.p99" to Metric(3.0, Double.NaN, "ms")),
+    )
+
+    @Test
+    fun `the harness's row and Hyperfoil's sit side by side, engine named`() {
+        val markdown = Report.markdown(listOf(noop(3000.0, "hyperfoil"), noop(3500.0, null)), "both.json", null, null)
+        val rows = markdown.lines().filter { it.startsWith("| ") }
+        assertTrue(rows[0].startsWith("| variant | server | engine | req/s |"), rows[0])
+        assertTrue(rows[2].startsWith("| hello | netty | serverbench | 3,500 ± 100.0 |"), rows[2])
+        assertTrue(rows[3].startsWith("| hello | netty | hyperfoil | 3,000 ± 100.0 |"), rows[3])
+        assertTrue(
+            markdown.contains("- **Noop**: most req/s **netty hello**: 3,500 vs 3,000 (netty hello on hyperfoil)"),
+            markdown,
+        )
+        assertTrue(markdown.contains("`hyperfoil` (`scripts/hyperfoil`"), markdown)
+        assertTrue(
+            markdown.contains("Hyperfoil's in a JVM of its own on the same cores"),
+            "no 'same JVM' for Hyperfoil's client",
+        )
+    }
+
+    @Test
+    fun `a report of harness rows alone has no engine column`() {
+        val markdown = Report.markdown(listOf(noop(3500.0, null)), "x.json", null, null)
+        assertFalse(markdown.contains("engine"), markdown)
+    }
+}
