@@ -57,14 +57,13 @@ class ResourceMeter(
             startedStart = threads.totalStartedThreadCount
         }
         machineStart = MachineCpu.sample()
-        outsideStart = outsideThreads().associateWith { cpuAndAllocated(it) }
+        // The process's span encloses the outside threads' (read after it starts, before it ends).
         cpuStart = processCpuNanos()
+        outsideStart = outsideThreads().associateWith { cpuAndAllocated(it) }
         allocatedStart = allocatedBytes()
     }
 
     override fun end(): ResourceReport {
-        val cpu = processCpuNanos() - cpuStart
-        val allocated = allocatedBytes() - allocatedStart
         var outsideCpu = 0L
         var outsideAllocated = 0L
         for (id in outsideThreads()) {
@@ -73,6 +72,8 @@ class ResourceMeter(
             outsideCpu += (c - c0).coerceAtLeast(0)
             outsideAllocated += (a - a0).coerceAtLeast(0)
         }
+        val cpu = processCpuNanos() - cpuStart
+        val allocated = allocatedBytes() - allocatedStart
         val machine = MachineCpu.busyShare(machineStart, MachineCpu.sample())
         return ResourceReport(
             processCpuNanos = cpu,
