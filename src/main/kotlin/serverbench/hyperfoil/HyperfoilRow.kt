@@ -2,6 +2,7 @@ package serverbench.hyperfoil
 
 import org.openjdk.jmh.util.ListStatistics
 import serverbench.metrics.Guards
+import serverbench.metrics.Steadiness
 import serverbench.report.Report
 import serverbench.report.Run
 import tools.jackson.databind.json.JsonMapper
@@ -96,6 +97,9 @@ object HyperfoilRow {
                 metric(secondary, "warning.$g", if (g in guards) 1.0 else 0.0, "share")
             }
         }
+        // The harness's verdict over the measured iterations: a row still climbing or scattering is not for comparing.
+        val notSteady = Steadiness.notSteady(perIteration)
+        metric(secondary, Run.NOT_STEADY, if (notSteady == null) 0.0 else 1.0, "flag")
         val parts = mutableListOf(
             "${Report.format(stats.mean)} ± ${Report.format(stats.getMeanErrorAt(0.999))} req/s",
             (if (w.openLoop) "uncorrected " else "") + "p50 ${Report.format(figures.getValue("p50"))} ms, " +
@@ -111,6 +115,7 @@ object HyperfoilRow {
         }
         if (w.openLoop && inVm && !onSchedule) parts += "requests waited for a session or connection: behind schedule"
         guards.values.forEach { parts += "WARNING ($it)" }
+        notSteady?.let { parts += "WARNING (${Guards.NOT_STEADY}: $it)" }
         val line = parts.joinToString("; ")
         return Row(entry, line)
     }
