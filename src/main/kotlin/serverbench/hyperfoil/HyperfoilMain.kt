@@ -117,9 +117,9 @@ object HyperfoilCommand {
         return 0
     }
 
+    /** Bad input is one line, as the launcher's. */
     private fun usage(message: String): Int {
-        System.err.println("hyperfoil: $message")
-        System.err.println(HyperfoilOptions.USAGE)
+        System.err.println("hyperfoil: $message (scripts/hyperfoil --help: the options)")
         return Launcher.USAGE
     }
 

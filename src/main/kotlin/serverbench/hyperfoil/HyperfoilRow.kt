@@ -1,6 +1,8 @@
 package serverbench.hyperfoil
 
 import org.openjdk.jmh.util.ListStatistics
+import serverbench.metrics.Guards
+import serverbench.metrics.Steadiness
 import serverbench.report.Report
 import serverbench.report.Run
 import tools.jackson.databind.json.JsonMapper
@@ -8,6 +10,7 @@ import tools.jackson.databind.node.ObjectNode
 import java.io.File
 import java.nio.file.Files
 import java.nio.file.StandardCopyOption
+import java.util.Locale
 
 /**
  * A Hyperfoil run folded into the harness's JSON (JMH's `-rf json` layout, which `scripts/report` reads): the same
@@ -80,26 +83,70 @@ object HyperfoilRow {
         }
         if (inVm) metric(secondary, "client.threads", w.threads.toDouble(), "threads")
         metric(secondary, "warmup.seconds", sizing.warmupSeconds.toDouble(), "s")
-        val line = "${Report.format(stats.mean)} ± ${Report.format(stats.getMeanErrorAt(0.999))} req/s; " +
-            "${if (w.openLoop) "uncorrected " else ""}p50 ${Report.format(figures.getValue("p50"))} ms, " +
-            "p99 ${Report.format(figures.getValue("p99"))} ms, p99.9 ${Report.format(figures.getValue("p99.9"))} ms" +
-            (
-                if (!w.openLoop && meanSeconds.isFinite()) {
-                    ", littlesLaw ${"%.3f".format(java.util.Locale.ROOT, stats.mean * meanSeconds / w.concurrency)}"
-                } else {
-                    ""
-                }
-                ) +
-            (
-                if (w.openLoop && inVm &&
-                    !onSchedule
-                ) {
-                    " (requests waited for a session or connection: behind schedule)"
-                } else {
-                    ""
-                }
-                )
+        val littlesLaw = if (!w.openLoop && meanSeconds.isFinite()) stats.mean * meanSeconds / w.concurrency else null
+        val guards = if (inVm) guards(measured, littlesLaw) else emptyMap()
+        if (inVm && measured.processCores.isFinite()) {
+            metric(secondary, "client.cpu", measured.processCores, "cores")
+            // Per successful request: the phase's CPU over the successes of the requests it started.
+            val successes = window.sumOf { it.first }
+            if (successes > 0) {
+                val micros = measured.processCores * sizing.measureSeconds * 1e6
+                metric(secondary, "client.cpuPerReq", micros / successes, "us")
+            }
+            for (g in listOf(Guards.CLIENT_SATURATED, Guards.LITTLES_LAW)) {
+                metric(secondary, "warning.$g", if (g in guards) 1.0 else 0.0, "share")
+            }
+        }
+        // The harness's verdict over the measured iterations: a row still climbing or scattering is not for comparing.
+        val notSteady = Steadiness.notSteady(perIteration)
+        metric(secondary, Run.NOT_STEADY, if (notSteady == null) 0.0 else 1.0, "flag")
+        val parts = mutableListOf(
+            "${Report.format(stats.mean)} ± ${Report.format(stats.getMeanErrorAt(0.999))} req/s",
+            (if (w.openLoop) "uncorrected " else "") + "p50 ${Report.format(figures.getValue("p50"))} ms, " +
+                "p99 ${Report.format(
+                    figures.getValue("p99"),
+                )} ms, p99.9 ${Report.format(figures.getValue("p99.9"))} ms",
+        )
+        littlesLaw?.let { parts += "littlesLaw %.3f".format(Locale.ROOT, it) }
+        if (inVm &&
+            measured.processCores.isFinite()
+        ) {
+            parts += "client %.2f cores".format(Locale.ROOT, measured.processCores)
+        }
+        if (w.openLoop && inVm && !onSchedule) parts += "requests waited for a session or connection: behind schedule"
+        guards.values.forEach { parts += "WARNING ($it)" }
+        notSteady?.let { parts += "WARNING (${Guards.NOT_STEADY}: $it)" }
+        val line = parts.joinToString("; ")
         return Row(entry, line)
+    }
+
+    /**
+     * The harness's guards that Hyperfoil's figures can tell, the measured phase taken as one iteration (in-VM only):
+     * `clientSaturated` (its busiest event loop ≥ 0.9 of a core, or its JVM above half a core while the machine's
+     * cores were ≥ 90 % busy: it took CPU the server needed) and `littlesLaw` (closed loop, outside [0.9, 1.1]).
+     */
+    private fun guards(m: RunSummary.Phase, littlesLaw: Double?): Map<String, String> {
+        val out = LinkedHashMap<String, String>()
+        val loop = m.busiestLoopCores
+        if (loop >= Guards.CLIENT_CORE) {
+            out[Guards.CLIENT_SATURATED] = "${Guards.CLIENT_SATURATED}: Hyperfoil's busiest event loop used " +
+                "%.2f of a core: the client is the bottleneck, so req/s understates the server".format(
+                    Locale.ROOT,
+                    loop,
+                )
+        } else if (m.processCores > 0.5 && m.machineBusy >= 0.9) {
+            out[Guards.CLIENT_SATURATED] = "${Guards.CLIENT_SATURATED}: Hyperfoil used %.2f cores while the machine's "
+                .format(Locale.ROOT, m.processCores) +
+                "cores were %.0f %% busy: it took CPU the server needed".format(Locale.ROOT, m.machineBusy * 100)
+        }
+        if (littlesLaw != null && (littlesLaw < 0.9 || littlesLaw > 1.1)) {
+            out[Guards.LITTLES_LAW] = "${Guards.LITTLES_LAW}: req/s × mean latency ÷ concurrency = " +
+                "%.3f, outside [0.9, 1.1]: requests spent time the latency does not show".format(
+                    Locale.ROOT,
+                    littlesLaw,
+                )
+        }
+        return out
     }
 
     /** The run's failure in one line, with what each phase got back. */

@@ -8,7 +8,7 @@ import java.util.Properties
  * the latency histogram's figures, and per second since the phase started the successes of the requests that started
  * in it; `failure` when the run failed.
  */
-class RunSummary(private val p: Properties) {
+class RunSummary(internal val p: Properties) {
     val failure: String? get() = p.getProperty("failure")
 
     fun phase(name: String) = Phase(name)
@@ -29,6 +29,11 @@ class RunSummary(private val p: Properties) {
         /** Responses by status class: 2xx, 3xx, 4xx, 5xx, other. */
         val statuses: List<Long>
             get() = p.getProperty("phase.$name.status")?.split(',')?.map { it.toLong() } ?: List(5) { 0L }
+
+        /** Hyperfoil's whole JVM, its busiest event loop (cores) and the machine's busy share, over the phase. */
+        val processCores get() = double("cpu.process")
+        val busiestLoopCores get() = double("cpu.busiestLoop")
+        val machineBusy get() = double("cpu.machineBusy")
 
         val latencyCount get() = long("latency.count")
         val meanMillis get() = double("latency.meanNanos") / 1e6

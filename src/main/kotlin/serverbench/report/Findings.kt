@@ -55,14 +55,7 @@ object Findings {
             !oneBudget -> "the load client in the same JVM as the server, never under its CPU budget"
 
             budget.isEmpty() && runs.any { it.engine != Run.HARNESS } ->
-                "no CPU budget; the load client: " +
-                    listOfNotNull(
-                        "the harness's in the server's JVM".takeIf { runs.any { it.engine == Run.HARNESS } },
-                        "Hyperfoil's in a JVM of its own on the same cores".takeIf {
-                            runs.any { it.engine == "hyperfoil" }
-                        },
-                        "Hyperfoil's agents on their hosts".takeIf { runs.any { it.engine == "hyperfoil-agents" } },
-                    ).joinToString(", ")
+                "no CPU budget; the load client: ${clients(runs)}"
 
             budget.isEmpty() -> "no CPU budget: the load client runs in the same JVM on the same cores as the server"
 
@@ -263,6 +256,19 @@ object Findings {
 
     /** "direct", or "direct on hyperfoil" for a row another load engine measured. */
     private fun variant(run: Run): String = run.variant + if (run.engine == Run.HARNESS) "" else " on ${run.engine}"
+
+    /** Where each engine's load client ran, for rows of several engines (scripts/hyperfoil's beside the harness's). */
+    private fun clients(runs: List<Run>): String = listOfNotNull(
+        runs.filter { it.engine == Run.HARNESS }.takeIf { it.isNotEmpty() }?.let { harness ->
+            if (harness.all { "server.remote" in it.secondary }) {
+                "the harness's in a JVM of its own (-Dserverbench.target)"
+            } else {
+                "the harness's in the server's JVM"
+            }
+        },
+        "Hyperfoil's in a JVM of its own".takeIf { runs.any { it.engine == "hyperfoil" } },
+        "Hyperfoil's agents on their hosts".takeIf { runs.any { it.engine == "hyperfoil-agents" } },
+    ).joinToString(", ")
 
     /** "closed loop, 64 connections" or "open loop at 2000 req/s (at most 64 connections)". */
     private fun loop(run: Run): String {

@@ -71,6 +71,27 @@ class HyperfoilRowTest {
     }
 
     @Test
+    fun `the client's CPU, and the guards it and Little's law tell, are the harness's`(@TempDir dir: File) {
+        val w = workload("server=netty", "concurrency=8")
+        val s = summary().also {
+            it.p.setProperty("phase.measure.cpu.process", "1.2")
+            it.p.setProperty("phase.measure.cpu.busiestLoop", "0.95")
+            it.p.setProperty("phase.measure.cpu.machineBusy", "0.97")
+        }
+        val run = read(dir, w, s)
+        assertEquals(1.2, run.metric("client.cpu")!!.score, 1e-9)
+        // 1.2 cores over 4 s for 12 000 successes.
+        assertEquals(400.0, run.metric("client.cpuPerReq")!!.score, 1e-9)
+        // And the iterations (1000 ... 4000 req/s) scatter far beyond ±10 %: not steady, as the harness would say.
+        assertEquals(listOf("clientSaturated", "littlesLaw", "notSteady"), run.warnings)
+        assertTrue(run.notSteady)
+        val line = HyperfoilRow.fold(w, s, sizing).line
+        assertTrue(line.contains("WARNING (clientSaturated: Hyperfoil's busiest event loop used 0.95"), line)
+        assertTrue(line.contains("WARNING (littlesLaw: req/s × mean latency ÷ concurrency = 0.375"), line)
+        assertTrue(line.contains("WARNING (notSteady: the 99.9 % interval is ±"), line)
+    }
+
+    @Test
     fun `open-loop latency is the uncorrected one, and the corrected one too only when nothing waited`(
         @TempDir dir: File,
     ) {
@@ -81,11 +102,11 @@ class HyperfoilRowTest {
         assertNull(onTime.metric("littlesLaw"))
         val late = read(dir, w, summary(blockedNanos = 5_000_000))
         assertNull(late.metric("latency.p99"), "requests waited for a connection: the corrected latency is unknown")
-        assertEquals(listOf("behindSchedule"), late.warnings)
+        assertEquals(listOf("behindSchedule", "notSteady"), late.warnings)
         val throttled = read(dir, w, summary(sessionsRanOut = true))
         assertNull(throttled.metric("latency.p99"), "requests waited for a session")
         assertEquals(3.0, throttled.metric("latency.uncorrected.p99")!!.score, 1e-9)
-        assertEquals(listOf("behindSchedule"), throttled.warnings)
+        assertEquals(listOf("behindSchedule", "notSteady"), throttled.warnings)
     }
 
     @Test

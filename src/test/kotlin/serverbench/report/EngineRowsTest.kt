@@ -29,8 +29,26 @@ class EngineRowsTest {
         )
         assertTrue(markdown.contains("`hyperfoil` (`scripts/hyperfoil`"), markdown)
         assertTrue(
-            markdown.contains("Hyperfoil's in a JVM of its own on the same cores"),
+            markdown.contains("the harness's in the server's JVM, Hyperfoil's in a JVM of its own"),
             "no 'same JVM' for Hyperfoil's client",
+        )
+    }
+
+    @Test
+    fun `the findings say where each engine's client ran, a harness row against a target too`() {
+        val target = noop(3500.0, null).let {
+            it.copy(
+                secondary =
+                it.secondary + ("server.remote" to Metric(1.0, 0.0, "flag")),
+            )
+        }
+        val markdown = Report.markdown(listOf(target, noop(3000.0, "hyperfoil")), "both.json", null, null)
+        assertTrue(
+            markdown.contains(
+                "the load client: the harness's in a JVM of its own (-Dserverbench.target), Hyperfoil's in a JVM " +
+                    "of its own",
+            ),
+            markdown,
         )
     }
 

@@ -6,6 +6,7 @@ import io.hyperfoil.api.config.Benchmark
 import io.hyperfoil.api.config.Model
 import io.hyperfoil.api.config.Phase
 import io.hyperfoil.api.config.SLA
+import io.hyperfoil.api.session.PhaseInstance
 import io.hyperfoil.api.statistics.StatisticsSnapshot
 import io.hyperfoil.core.impl.LocalBenchmarkData
 import io.hyperfoil.core.impl.LocalSimulationRunner
@@ -107,6 +108,8 @@ private class Run(private val file: File) {
     /** Phase name -> second since the phase started -> what the requests that started in that second got. */
     private val seconds = HashMap<String, java.util.TreeMap<Int, StatisticsSnapshot>>()
     private val limited = HashSet<String>()
+    private val cpuFrom = HashMap<String, CpuWindow>()
+    private val cpu = HashMap<String, Triple<Double, Double, Double>>()
 
     fun execute(summaryFile: File): Int {
         val out = java.util.Properties()
@@ -119,8 +122,15 @@ private class Run(private val file: File) {
         // Hyperfoil is not on its classpath.
         val runner =
             LocalSimulationRunner(benchmark, { phase, _, _, snapshot, _ -> record(phase, snapshot) }, null, null)
-        runner.setControllerListener { phase, _, sessionLimitExceeded, _, _ ->
-            if (sessionLimitExceeded) synchronized(seconds) { limited += phase.name }
+        runner.setControllerListener { phase, status, sessionLimitExceeded, _, _ ->
+            synchronized(seconds) {
+                if (sessionLimitExceeded) limited += phase.name
+                // From its start until it stops starting requests: the phase's own duration.
+                if (status == PhaseInstance.Status.RUNNING) cpuFrom[phase.name] = CpuWindow.now()
+                if (status.isFinished && phase.name !in cpu) {
+                    cpuFrom[phase.name]?.let { cpu[phase.name] = it.until(CpuWindow.now()) }
+                }
+            }
             CompletableFuture.completedFuture(null)
         }
         val failure = try {
@@ -181,6 +191,11 @@ private class Run(private val file: File) {
             out["$p.status"] = listOf(http.status_2xx, http.status_3xx, http.status_4xx, http.status_5xx)
                 .joinToString(",") + ",${http.status_other}"
             out["$p.sessionLimitExceeded"] = (phase.name in limited).toString()
+            cpu[phase.name]?.let { (process, loop, machine) ->
+                out["$p.cpu.process"] = process.toString()
+                out["$p.cpu.busiestLoop"] = loop.toString()
+                out["$p.cpu.machineBusy"] = machine.toString()
+            }
             out["$p.latency.count"] = h.totalCount.toString()
             if (h.totalCount > 0) {
                 out["$p.latency.meanNanos"] = h.mean.toString()
