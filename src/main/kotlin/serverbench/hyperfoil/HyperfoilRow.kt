@@ -98,7 +98,8 @@ object HyperfoilRow {
             }
         }
         // The harness's verdict over the measured iterations: a row still climbing or scattering is not for comparing.
-        val notSteady = Steadiness.notSteady(perIteration)
+        val verdict = Steadiness.judge(perIteration)
+        val notSteady = (verdict as? Steadiness.Verdict.NotSteady)?.why
         metric(secondary, Run.NOT_STEADY, if (notSteady == null) 0.0 else 1.0, "flag")
         val parts = mutableListOf(
             "${Report.format(stats.mean)} ± ${Report.format(stats.getMeanErrorAt(0.999))} req/s",
@@ -116,6 +117,7 @@ object HyperfoilRow {
         if (w.openLoop && inVm && !onSchedule) parts += "requests waited for a session or connection: behind schedule"
         guards.values.forEach { parts += "WARNING ($it)" }
         notSteady?.let { parts += "WARNING (${Guards.NOT_STEADY}: $it)" }
+        (verdict as? Steadiness.Verdict.TooFew)?.let { parts += it.why }
         val line = parts.joinToString("; ")
         return Row(entry, line)
     }
