@@ -2,6 +2,10 @@ package serverbench.app
 
 import org.springframework.boot.SpringBootConfiguration
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration
+import org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration
+import org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration
+import org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration
+import org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.context.annotation.Import
@@ -13,18 +17,32 @@ import java.time.Duration
  * both starters on the classpath, Spring would otherwise pick the servlet stack for everything, and a scan of this
  * package would load stack-specific controllers into the wrong server (a Thread.sleep on the Netty event loop, unseen).
  * The fixture also sets the web application type explicitly. Auto-configuration stays on, as in the users' own
- * @SpringBootApplication services: that is the stack they deploy.
+ * @SpringBootApplication services: that is the stack they deploy. Tomcat and Jetty are both servlet containers: each
+ * servlet app excludes the other's auto-configuration (with both, Boot would take whichever it ordered first), and
+ * the WebFlux app excludes both of theirs, so the choice never rests on auto-configuration order.
  */
 
 /** Spring MVC on Tomcat. */
 @SpringBootConfiguration(proxyBeanMethods = false)
-@EnableAutoConfiguration
-@Import(SharedEndpoints::class, BlockingIoMvc::class, FaultMvc::class, ServerProbeMvc::class)
+@EnableAutoConfiguration(
+    exclude = [JettyServletWebServerAutoConfiguration::class, JettyReactiveWebServerAutoConfiguration::class],
+)
+@Import(SharedEndpoints::class, MvcEndpoints::class)
 class TomcatApp
+
+/** Spring MVC on Jetty 12.1: the same controllers as [TomcatApp], in another servlet container. */
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration(
+    exclude = [TomcatServletWebServerAutoConfiguration::class, TomcatReactiveWebServerAutoConfiguration::class],
+)
+@Import(SharedEndpoints::class, MvcEndpoints::class, JettyThreads::class)
+class JettyApp
 
 /** Spring WebFlux on Reactor Netty. */
 @SpringBootConfiguration(proxyBeanMethods = false)
-@EnableAutoConfiguration
+@EnableAutoConfiguration(
+    exclude = [JettyReactiveWebServerAutoConfiguration::class, TomcatReactiveWebServerAutoConfiguration::class],
+)
 @Import(
     SharedEndpoints::class,
     BlockingIoWebFlux::class,
@@ -34,7 +52,12 @@ class TomcatApp
 )
 class NettyApp
 
-/** Controllers whose code is the same on both stacks, and what they use. */
+/** The Spring MVC controllers, the same on every servlet container. */
+@Configuration(proxyBeanMethods = false)
+@Import(BlockingIoMvc::class, FaultMvc::class, ServerProbeMvc::class)
+class MvcEndpoints
+
+/** Controllers whose code is the same on every stack, and what they use. */
 @Configuration(proxyBeanMethods = false)
 @Import(
     NoopEndpoints::class,

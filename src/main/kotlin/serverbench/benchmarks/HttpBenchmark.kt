@@ -59,7 +59,10 @@ import java.util.concurrent.TimeUnit
 @Measurement(iterations = 5, time = 5, timeUnit = TimeUnit.SECONDS)
 abstract class HttpBenchmark {
 
-    /** The stack under test: `tomcat` (Spring MVC) or `netty` (Spring WebFlux). */
+    /**
+     * The stack under test: `tomcat` or `jetty` (Spring MVC) or `netty` (Spring WebFlux). Jetty is opt-in
+     * (`-p server=jetty`): the default runs the two stacks the quick suite's time allows.
+     */
     @Param("netty", "tomcat")
     var server: String = ""
 

@@ -9,6 +9,7 @@ object Knobs {
     const val NOT_APPLICABLE = "n/a"
 
     const val TOMCAT_MAX_THREADS = "tomcatMaxThreads"
+    const val JETTY_MAX_THREADS = "jettyMaxThreads"
     const val NETTY_IO_WORKERS = "nettyIoWorkers"
     const val VIRTUAL_THREADS = "virtualThreads"
 
@@ -23,9 +24,10 @@ object Knobs {
     fun varying(params: List<Map<String, String>>): List<String> = params.flatMap { it.keys }.distinct()
         .filter { p -> params.map { m -> m[p]?.takeUnless { unset(p, it) } }.distinct().size > 1 }
 
-    /** The server a knob applies to, or null if it applies to both. */
+    /** The server a knob applies to, or null if it applies to every one. */
     fun stackOf(param: String): String? = when (param) {
         TOMCAT_MAX_THREADS -> "tomcat"
+        JETTY_MAX_THREADS -> "jetty"
         NETTY_IO_WORKERS -> "netty"
         else -> null
     }

@@ -30,7 +30,7 @@ object ParamRules {
     private const val MAX_WAIT_MS = 600_000
 
     val rules: Map<String, Rule> = mapOf(
-        "server" to Rule(ServerKind.ids.joinToString(" or ")) { it in ServerKind.ids },
+        "server" to Rule(ServerKind.allowed) { it in ServerKind.ids },
         "concurrency" to integer(1, 100_000),
         // 0 = closed loop; a million requests a second is far beyond what one client thread can schedule.
         "rate" to integer(0, 1_000_000),
@@ -44,6 +44,7 @@ object ParamRules {
         "query" to Rule(DatabaseClients.Query.ids.joinToString(" or ")) { it in DatabaseClients.Query.ids },
         "dbPool" to integer(1, DatabaseBenchmark.MAX_POOL),
         Knobs.TOMCAT_MAX_THREADS to countOrDefault(100_000),
+        Knobs.JETTY_MAX_THREADS to countOrDefault(100_000),
         Knobs.NETTY_IO_WORKERS to countOrDefault(1_024),
         Knobs.VIRTUAL_THREADS to Rule("true or false") { it == "true" || it == "false" || it == Knobs.NOT_APPLICABLE },
         CpuPlacement.CLIENT_THREADS to

@@ -3,13 +3,17 @@ package serverbench.benchmarks
 import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
+import serverbench.app.JettyThreads
 import serverbench.app.NettyIoWorkers
 
 /**
  * HTTP benchmarks with the server knobs as parameters, each defaulting to the stack's own default:
  * - `tomcatMaxThreads`: `server.tomcat.threads.max` (Tomcat's default 200). Tomcat only.
+ * - `jettyMaxThreads`: requests Jetty runs at once, its pool sized to that plus the connector's own threads
+ *   ([JettyThreads]; Boot's default pool is 200 threads, those included). Jetty only.
  * - `nettyIoWorkers`: Reactor Netty's event loops (default max(cores, 4)). Netty only.
- * - `virtualThreads`: `spring.threads.virtual.enabled` (JDK 21+): Tomcat serves requests on virtual threads; WebFlux
+ * - `virtualThreads`: `spring.threads.virtual.enabled` (JDK 21+): Tomcat and Jetty serve requests on virtual threads
+ *   (Jetty's still bounded: at most `jettyMaxThreads`, by default 200, run at once); WebFlux
  *   runs blocking (non-reactive) handler methods on virtual threads instead of the event loop; `@Async`'s executor uses
  *   them.
  * A knob that does not apply to a run's server shows `n/a` (the launcher sets it, so each server runs once).
@@ -21,6 +25,9 @@ abstract class TunableHttpBenchmark : HttpBenchmark() {
     var tomcatMaxThreads: String = ""
 
     @Param(Knobs.DEFAULT)
+    var jettyMaxThreads: String = ""
+
+    @Param(Knobs.DEFAULT)
     var nettyIoWorkers: String = ""
 
     @Param("false")
@@ -28,6 +35,7 @@ abstract class TunableHttpBenchmark : HttpBenchmark() {
 
     override fun serverProperties(): Map<String, Any> = buildMap {
         count(Knobs.TOMCAT_MAX_THREADS, tomcatMaxThreads)?.let { put("server.tomcat.threads.max", it) }
+        count(Knobs.JETTY_MAX_THREADS, jettyMaxThreads)?.let { put(JettyThreads.PROPERTY, it) }
         count(Knobs.NETTY_IO_WORKERS, nettyIoWorkers)?.let { put(NettyIoWorkers.PROPERTY, it) }
         when (virtualThreads) {
             "true" -> put("spring.threads.virtual.enabled", "true")

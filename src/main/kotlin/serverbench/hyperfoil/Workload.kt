@@ -113,7 +113,13 @@ class Workload(
         }
 
         /** Parameters that set the server's Spring properties (TunableHttpBenchmark, PooledHttpBenchmark). */
-        private val KNOBS = setOf(Knobs.TOMCAT_MAX_THREADS, Knobs.NETTY_IO_WORKERS, Knobs.VIRTUAL_THREADS, "poolSize")
+        private val KNOBS = setOf(
+            Knobs.TOMCAT_MAX_THREADS,
+            Knobs.JETTY_MAX_THREADS,
+            Knobs.NETTY_IO_WORKERS,
+            Knobs.VIRTUAL_THREADS,
+            "poolSize",
+        )
 
         /**
          * The variant's request as the benchmark itself builds it: an instance of the benchmark class with the run's

@@ -12,7 +12,13 @@ import serverbench.fixture.RemoteTarget
 object TargetCheck {
     /** Parameters that set the server's Spring properties (TunableHttpBenchmark, PooledHttpBenchmark). */
     private val SERVER_KNOBS =
-        setOf(Knobs.TOMCAT_MAX_THREADS, Knobs.NETTY_IO_WORKERS, Knobs.VIRTUAL_THREADS, "poolSize")
+        setOf(
+            Knobs.TOMCAT_MAX_THREADS,
+            Knobs.JETTY_MAX_THREADS,
+            Knobs.NETTY_IO_WORKERS,
+            Knobs.VIRTUAL_THREADS,
+            "poolSize",
+        )
 
     fun problem(runs: List<Plan.Run>, profiled: Boolean): String? {
         val target = try {

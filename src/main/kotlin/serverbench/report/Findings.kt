@@ -115,7 +115,7 @@ object Findings {
             1 -> "- $label: only **${name(steady.single())}** was steady: ${figures(steady.single())}."
             else -> "- $label: " + listOfNotNull(lead(steady, Run.SCORE), lead(steady, P99)).joinToString("; ") + "."
         }
-        val second = listOfNotNull(stacks(steady, runs.size)) + flags
+        val second = stacks(steady, runs.size) + flags
         if (second.isEmpty()) return listOf(first)
         return listOf(first, "  " + second.joinToString(" ") { it.replaceFirstChar { c -> c.uppercase() } + "." })
     }
@@ -189,21 +189,27 @@ object Findings {
 
     /**
      * "same variant, netty vs tomcat: more req/s on tomcat (direct 17×), within noise (nonBlocking); ...": the stack
-     * question with the variant held fixed, a lead named only where it is beyond noise. Only where a group has more
-     * rows than the one pair its first line already compares.
+     * question with the variant held fixed, a lead named only where it is beyond noise; one such line per pair of
+     * stacks (jetty vs netty, jetty vs tomcat, netty vs tomcat). Only where a group has more rows than the one pair
+     * its first line already compares.
      */
-    private fun stacks(steady: List<Run>, rows: Int): String? {
+    private fun stacks(steady: List<Run>, rows: Int): List<String> {
         val servers = steady.mapNotNull { it.params[SERVER] }.distinct().sorted()
-        if (servers.size != 2 || rows <= 2) return null
-        val pairs = steady.groupBy { it.variant to it.engine }.toSortedMap(compareBy({ it.first }, { it.second }))
-            .values.mapNotNull { v ->
-                val a = v.find { it.params[SERVER] == servers[0] }
-                val b = v.find { it.params[SERVER] == servers[1] }
-                if (a != null && b != null) a to b else null
-            }
+        if (servers.size < 2 || rows <= 2) return emptyList()
+        val variants = steady.groupBy { it.variant to it.engine }.toSortedMap(compareBy({ it.first }, { it.second }))
+            .values
+        return servers.flatMapIndexed { i, x -> servers.drop(i + 1).mapNotNull { y -> stackPair(variants, x, y) } }
+    }
+
+    private fun stackPair(variants: Collection<List<Run>>, x: String, y: String): String? {
+        val pairs = variants.mapNotNull { v ->
+            val a = v.find { it.params[SERVER] == x }
+            val b = v.find { it.params[SERVER] == y }
+            if (a != null && b != null) a to b else null
+        }
         val parts = listOfNotNull(tally(pairs, Run.SCORE, "more req/s"), tally(pairs, P99, "lower p99"))
         if (parts.isEmpty()) return null
-        return "same variant, ${servers[0]} vs ${servers[1]}: ${parts.joinToString("; ")}"
+        return "same variant, $x vs $y: ${parts.joinToString("; ")}"
     }
 
     private fun tally(pairs: List<Pair<Run, Run>>, metric: String, what: String): String? {

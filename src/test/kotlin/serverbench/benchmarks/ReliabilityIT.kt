@@ -23,7 +23,8 @@ class ReliabilityIT {
     @Test
     fun `bad input is refused in one line naming the parameter, exit 2, nothing run or written`() {
         val cases = listOf(
-            listOf("Noop", "-p", "server=jetty") to "serverbench: -p server=jetty: server must be tomcat or netty",
+            listOf("Noop", "-p", "server=undertow") to
+                "serverbench: -p server=undertow: server must be tomcat, jetty or netty",
             listOf("CpuBenchmark", "-p", "limit=0") to
                 "serverbench: -p limit=0: limit must be an integer from 1 to 10000000",
             listOf("CpuBenchmark", "-p", "limit=abc") to
@@ -34,6 +35,9 @@ class ReliabilityIT {
                 "serverbench: -p delayMs=0: delayMs must be an integer from 1 to 600000",
             listOf("BlockingIo", "-p", "tomcatMaxThreads=zero") to
                 "serverbench: -p tomcatMaxThreads=zero: tomcatMaxThreads must be 'default' or an integer from 1 to " +
+                "100000",
+            listOf("BlockingIo", "-p", "jettyMaxThreads=0") to
+                "serverbench: -p jettyMaxThreads=0: jettyMaxThreads must be 'default' or an integer from 1 to " +
                 "100000",
             listOf("Noop", "-p", "limit=1000") to
                 "serverbench: -p limit=1000: no selected benchmark has a parameter 'limit'",

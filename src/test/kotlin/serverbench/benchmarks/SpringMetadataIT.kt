@@ -83,10 +83,11 @@ class SpringMetadataIT {
     }
 
     @Test
-    fun `the web server auto-configurations of both stacks are there`() {
+    fun `the web server auto-configurations of every stack are there`() {
         val imports = inJar(lineFiles[0])
         for (cls in listOf(
             "TomcatServletWebServerAutoConfiguration",
+            "JettyServletWebServerAutoConfiguration",
             "NettyReactiveWebServerAutoConfiguration",
             "WebMvcAutoConfiguration",
             "WebFluxAutoConfiguration",

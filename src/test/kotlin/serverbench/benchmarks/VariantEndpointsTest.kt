@@ -60,7 +60,7 @@ class VariantEndpointsTest {
 
     @ParameterizedTest
     @EnumSource(ServerKind::class)
-    fun `both stacks answer every variant's request`(kind: ServerKind) {
+    fun `every stack answers every variant's request`(kind: ServerKind) {
         DownstreamStub.start().use { stub ->
             PostgresServer.start().use { pg ->
                 DriverManager.getConnection(pg.jdbcUrl, PostgresServer.USER, "").use { DatabaseSchema.create(it) }

@@ -13,15 +13,16 @@ import kotlin.test.assertTrue
  * loop): if either fails, the harness, not the server, is wrong. How far above 100 ms p50 sits is the machine's
  * scheduling as much as the harness's (other processes on a busy 2-core machine add milliseconds): that is measured
  * by `DelayBenchmark` (README, "Calibration"), and here bounded only loosely. Each stack waits the way that costs it
- * least, so the figure is the harness's: Tomcat sleeps on its worker thread (8 of its 200), Netty uses a timer (a sleep
- * would hold one of its few event loops). The handler path is warmed first with 1 ms waits: at 100 ms a few seconds are
- * only a few hundred requests, and interpreted code would add milliseconds that are the JIT's, not the harness's.
+ * least, so the figure is the harness's: Tomcat and Jetty sleep on a worker thread (8 of 200), Netty uses a timer (a
+ * sleep would hold one of its few event loops). The handler path is warmed first with 1 ms waits: at 100 ms a few
+ * seconds are only a few hundred requests, and interpreted code would add milliseconds that are the JIT's, not the
+ * harness's.
  */
 class LatencyCalibrationTest {
     @ParameterizedTest
     @EnumSource(ServerKind::class)
     fun `a 100 ms server at concurrency 8 measures as 100 ms and 80 req per s`(kind: ServerKind) {
-        val path = if (kind == ServerKind.TOMCAT) "/blocking/direct" else "/blocking/nonBlocking"
+        val path = if (kind == ServerKind.NETTY) "/blocking/nonBlocking" else "/blocking/direct"
         ServerFixture.start(kind).use { server ->
             LoadClient(server.address, 8, Request("$path?ms=1", BlockingIoEndpoints.DONE)).use { warm ->
                 warm.start()

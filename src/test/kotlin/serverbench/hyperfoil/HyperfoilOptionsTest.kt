@@ -37,8 +37,8 @@ class HyperfoilOptionsTest {
     @Test
     fun `the launcher's checks hold, and its selection`() {
         assertEquals(
-            "-p server=jetty: server must be tomcat or netty",
-            problem("NoopBenchmark", "-p", "server=jetty"),
+            "-p server=undertow: server must be tomcat, jetty or netty",
+            problem("NoopBenchmark", "-p", "server=undertow"),
         )
         assertTrue(problem("NoopBenchmark", "-p", "limt=1").startsWith("-p limt=1: no selected benchmark has"))
         assertTrue(problem("Nope.hello").startsWith("no benchmark matches 'Nope.hello'"))

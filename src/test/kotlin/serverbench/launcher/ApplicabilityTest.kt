@@ -35,6 +35,31 @@ class ApplicabilityTest {
     }
 
     @Test
+    fun `each servlet container's thread knob is n-a on the other two stacks`() {
+        val planned = listOf("netty", "tomcat", "jetty").flatMap { s ->
+            listOf("1", "200").map { t ->
+                run("direct", "server" to s, "tomcatMaxThreads" to t, "jettyMaxThreads" to t)
+            }
+        }
+        val out = Applicability.apply(planned, jdk = 17)
+        assertEquals(
+            listOf("jetty n/a 1", "jetty n/a 200", "netty n/a n/a", "tomcat 1 n/a", "tomcat 200 n/a"),
+            out.runs.map {
+                "${it.params["server"]} ${it.params["tomcatMaxThreads"]} ${it.params["jettyMaxThreads"]}"
+            }.sorted(),
+        )
+        assertEquals(
+            setOf(
+                "serverbench: tomcatMaxThreads applies to tomcat only; netty runs show tomcatMaxThreads=n/a",
+                "serverbench: jettyMaxThreads applies to jetty only; netty runs show jettyMaxThreads=n/a",
+                "serverbench: jettyMaxThreads applies to jetty only; tomcat runs show jettyMaxThreads=n/a",
+                "serverbench: tomcatMaxThreads applies to tomcat only; jetty runs show tomcatMaxThreads=n/a",
+            ),
+            out.notices.toSet(),
+        )
+    }
+
+    @Test
     fun `virtual-thread runs are skipped with one line before JDK 21 and kept after`() {
         val planned = listOf(
             run("cfVirtual", "server" to "netty"),

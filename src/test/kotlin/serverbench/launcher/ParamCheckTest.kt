@@ -7,7 +7,17 @@ import kotlin.test.assertNull
 
 class ParamCheckTest {
     private val declared =
-        setOf("server", "concurrency", "limit", "delayMs", "tomcatMaxThreads", "virtualThreads", "cpus", "cpuset")
+        setOf(
+            "server",
+            "concurrency",
+            "limit",
+            "delayMs",
+            "tomcatMaxThreads",
+            "jettyMaxThreads",
+            "virtualThreads",
+            "cpus",
+            "cpuset",
+        )
     private val run = Plan.Run(
         "serverbench.benchmarks.NoopBenchmark.hello",
         Mode.Throughput,
@@ -27,9 +37,10 @@ class ParamCheckTest {
     fun `good values pass`() {
         assertNull(
             check(
-                "server" to "netty,tomcat",
+                "server" to "netty,tomcat,jetty",
                 "limit" to "1,300000",
                 "tomcatMaxThreads" to "default,1,800",
+                "jettyMaxThreads" to "default,1,800",
                 "virtualThreads" to "true,false",
                 "delayMs" to "100",
             ),
@@ -38,13 +49,20 @@ class ParamCheckTest {
 
     @Test
     fun `each bad value is named with what is allowed`() {
-        assertEquals("-p server=jetty: server must be tomcat or netty", check("server" to "netty,jetty"))
+        assertEquals(
+            "-p server=undertow: server must be tomcat, jetty or netty",
+            check("server" to "netty,undertow"),
+        )
         assertEquals("-p concurrency=0: concurrency must be an integer from 1 to 100000", check("concurrency" to "0"))
         assertEquals("-p limit=-5: limit must be an integer from 1 to 10000000", check("limit" to "-5"))
         assertEquals("-p limit=ten: limit must be an integer from 1 to 10000000", check("limit" to "ten"))
         assertEquals(
             "-p tomcatMaxThreads=0: tomcatMaxThreads must be 'default' or an integer from 1 to 100000",
             check("tomcatMaxThreads" to "0"),
+        )
+        assertEquals(
+            "-p jettyMaxThreads=0: jettyMaxThreads must be 'default' or an integer from 1 to 100000",
+            check("jettyMaxThreads" to "0"),
         )
         assertEquals("-p virtualThreads=yes: virtualThreads must be true or false", check("virtualThreads" to "yes"))
         assertEquals("-p limit=: an empty value", check("limit" to ""))
@@ -65,7 +83,7 @@ class ParamCheckTest {
     fun `a parameter no selected benchmark has is an error, not silently ignored`() {
         assertEquals(
             "-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, " +
-                "delayMs, limit, " +
+                "delayMs, jettyMaxThreads, limit, " +
                 "server, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)",
             check("limt" to "1000"),
         )

@@ -81,6 +81,9 @@ class TargetCheckTest {
         val knob =
             run("BlockingIoBenchmark.direct", "server" to "netty", "tomcatMaxThreads" to "n/a", "poolSize" to "8")
         assertTrue(TargetCheck.problem(listOf(knob), profiled = false)!!.startsWith("-p poolSize=8 sets a property"))
+        val jettyKnob = run("BlockingIoBenchmark.direct", "server" to "jetty", "jettyMaxThreads" to "16")
+        val jettyLine = TargetCheck.problem(listOf(jettyKnob), profiled = false)!!
+        assertTrue(jettyLine.startsWith("-p jettyMaxThreads=16 sets a property"), jettyLine)
         val proxy = run("ProxyBenchmark.jdkBlocking", "server" to "netty")
         val line = TargetCheck.problem(listOf(proxy), profiled = false)!!
         val expected = "ProxyBenchmark.jdkBlocking (server=netty) cannot drive -Dserverbench.target: "

@@ -47,6 +47,7 @@ class FindingsTest {
         mapOf(
             "nettyIoWorkers" to if (server == "netty") "default" else "n/a",
             "tomcatMaxThreads" to if (server == "tomcat") "default" else "n/a",
+            "jettyMaxThreads" to if (server == "jetty") "default" else "n/a",
             "virtualThreads" to "false",
         )
     }
@@ -101,6 +102,28 @@ class FindingsTest {
             text.lines(),
         )
         assertTrue(text.lines().size <= 15, text)
+    }
+
+    @Test
+    fun `three stacks get one same-variant line per pair, each naming its two stacks`() {
+        val runs = listOf(
+            run("BlockingIoBenchmark.direct", "netty", 38.0, 2.0, 1_700.0, 1_650.0, 1_800.0, io),
+            run("BlockingIoBenchmark.direct", "tomcat", 630.0, 3.0, 101.0, 100.8, 101.5, io),
+            run("BlockingIoBenchmark.direct", "jetty", 628.0, 3.0, 101.1, 100.9, 101.6, io),
+        )
+        val family = lines(runs).dropWhile { !it.startsWith("- **BlockingIo**") }
+        assertEquals(
+            "- **BlockingIo**: most req/s **tomcat direct**: 630.0 vs 628.0 (jetty direct), +0.3 %, within noise; " +
+                "lowest p99 too: 101.0 vs 101.1 ms (jetty direct), -0.1 %, within noise.",
+            family[0],
+        )
+        assertEquals(
+            "  Same variant, jetty vs netty: more req/s on jetty (direct 17×); lower p99 on jetty (direct 17× " +
+                "lower). Same variant, jetty vs tomcat: more req/s within noise (direct); lower p99 within noise " +
+                "(direct). Same variant, netty vs tomcat: more req/s on tomcat (direct 17×); lower p99 on tomcat " +
+                "(direct 17× lower).",
+            family[1],
+        )
     }
 
     @Test
