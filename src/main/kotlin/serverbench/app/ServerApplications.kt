@@ -29,6 +29,7 @@ class TomcatApp
     SharedEndpoints::class,
     BlockingIoWebFlux::class,
     FaultWebFlux::class,
+    JsonWebFlux::class,
     NettyIoWorkers::class,
     ServerProbeWebFlux::class,
 )
@@ -45,6 +46,7 @@ class NettyApp
     ProxyClients::class,
     FaultEndpoints::class,
     DatabaseEndpoints::class,
+    JsonEndpoints::class,
 )
 class SharedEndpoints {
     @Bean(destroyMethod = "close")

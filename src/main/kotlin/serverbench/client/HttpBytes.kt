@@ -25,6 +25,12 @@ internal object HttpBytes {
         return true
     }
 
+    /** True if the bytes at [at] are [prefix] (lower case) in any case. */
+    fun startsWithIgnoringCase(buf: ByteBuf, at: Int, prefix: ByteArray): Boolean {
+        for (i in prefix.indices) if (lower(buf.getByte(at + i)) != prefix[i]) return false
+        return true
+    }
+
     /** True if the line is the header [name] (case-insensitive) followed by ':'. */
     fun headerIs(buf: ByteBuf, start: Int, end: Int, name: ByteArray): Boolean {
         if (end - start <= name.size || buf.getByte(start + name.size) != ':'.code.toByte()) return false
