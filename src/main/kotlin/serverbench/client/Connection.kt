@@ -151,7 +151,8 @@ internal class Connection(private val client: LoadClient, private val slots: Con
                 client.failures.add(
                     FailureKind.INVALID_BODY,
                     "body \"${oneLine(parser.sample ?: "")}\" " +
-                        "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"",
+                        "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"" +
+                        (parser.difference?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""),
                 )
 
             else -> client.succeeded(now, now - intendedAt, now - sentAt, received)

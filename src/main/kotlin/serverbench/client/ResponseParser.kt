@@ -50,6 +50,10 @@ internal class ResponseParser(
     var contentType: String? = null
         private set
 
+    /** Where a body that did not match first differs, and what each had there: a long body's sample may not show it. */
+    var difference: String? = null
+        private set
+
     /** The first bytes of a body that did not match, or of an error response, for the failure message. */
     var sample: String? = null
         private set
@@ -68,6 +72,7 @@ internal class ResponseParser(
         bodyMatches = true
         contentTypeMatches = true
         contentType = null
+        difference = null
         sample = null
         problem = null
         state = HEAD
@@ -237,6 +242,7 @@ internal class ResponseParser(
                 )
         ) {
             bodyMatches = false
+            difference = HttpBytes.difference(buf, at, n, expected, bodyLength.toInt())
         }
         if (!bodyMatches || status !in 200..299) {
             // Failure path only: the body as received, across reads, up to SAMPLE_BYTES (the bytes before a mismatch
@@ -254,13 +260,8 @@ internal class ResponseParser(
     }
 
     /** An incomplete line waits for more bytes, but not forever: a line longer than a whole head is malformed. */
-    private fun needLine(buf: ByteBuf): Int = if (buf.readableBytes() >
-        MAX_HEAD_BYTES
-    ) {
-        malformed("line longer than $MAX_HEAD_BYTES bytes")
-    } else {
-        NEED_MORE
-    }
+    private fun needLine(buf: ByteBuf): Int =
+        if (buf.readableBytes() > MAX_HEAD_BYTES) malformed("line longer than $MAX_HEAD_BYTES bytes") else NEED_MORE
 
     private fun malformed(why: String): Int {
         problem = why

@@ -42,13 +42,14 @@ object Applicability {
                 skipped[key] = (skipped[key] ?: 0) + 1
                 continue
             }
+            if (!seen.add(run.key)) continue
             val reactiveOnly = reactiveOnly(run)
             if (reactiveOnly != null && server != null && !reactive(server)) {
                 val key = "${run.benchmark.removePrefix("serverbench.benchmarks.")} on $server: $reactiveOnly"
                 notReactive[key] = (notReactive[key] ?: 0) + 1
                 continue
             }
-            if (seen.add(run.key)) runs += run
+            runs += run
         }
         for ((what, n) in notReactive) notices += "serverbench: skipped $n run${if (n == 1) "" else "s"} of $what"
         for ((what, n) in skipped) {

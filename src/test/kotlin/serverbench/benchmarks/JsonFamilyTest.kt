@@ -83,6 +83,12 @@ class JsonFamilyTest {
                 }
                 assertTrue(e.message!!.contains(" invalid body; first: POST /fault/jsonWrongTotal ("), e.message)
                 assertTrue(e.message!!.contains("-byte body) on "), e.message)
+                // The sample shows the body's start, identical here: the message also says where it differs.
+                val difference = e.message!!.substringAfter("; first difference at byte ", "")
+                assertTrue(
+                    Regex("^\\d+: \".*\"totalCents\":\\d+.*\", expected ").containsMatchIn(difference),
+                    e.message,
+                )
                 assertEquals(c.trialFailures.total, c.trialFailures[FailureKind.INVALID_BODY])
             }
             // The right bytes under another content type are no JSON answer either.
