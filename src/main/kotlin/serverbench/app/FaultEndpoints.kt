@@ -6,6 +6,8 @@ import org.springframework.context.ConfigurableApplicationContext
 import org.springframework.http.MediaType
 import org.springframework.http.ResponseEntity
 import org.springframework.web.bind.annotation.GetMapping
+import org.springframework.web.bind.annotation.PostMapping
+import org.springframework.web.bind.annotation.RequestBody
 import org.springframework.web.bind.annotation.RequestMapping
 import org.springframework.web.bind.annotation.RequestParam
 import org.springframework.web.bind.annotation.RestController
@@ -17,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong
 /**
  * Endpoints that misbehave on purpose, so the harness's failure detection can be checked against a real server
  * (tests and the `SelfCheck` benchmarks): an error status, one that starts failing under load, a handler that never
- * answers, a server that dies under load; the stack-specific FaultMvc/FaultWebFlux add a response cut short.
+ * answers, a server that dies under load, a JSON answer one cent off; the stack-specific FaultMvc/FaultWebFlux add a
+ * response cut short.
  */
 @RestController
 @RequestMapping("/fault", produces = [MediaType.TEXT_PLAIN_VALUE])
@@ -61,6 +64,11 @@ class FaultEndpoints(private val context: ConfigurableApplicationContext) {
         }
         return OK
     }
+
+    /** The JSON family's answer with the total one cent off: valid JSON of the right shape, only wrong. */
+    @PostMapping("/jsonWrongTotal", produces = [MediaType.APPLICATION_JSON_VALUE])
+    fun jsonWrongTotal(@RequestBody order: Order): OrderSummary =
+        summarize(order).let { it.copy(totalCents = it.totalCents + 1) }
 
     @GetMapping("/hang")
     suspend fun hang(): String = awaitCancellation()

@@ -47,6 +47,7 @@ class JettyApp
     SharedEndpoints::class,
     BlockingIoWebFlux::class,
     FaultWebFlux::class,
+    JsonWebFlux::class,
     NettyIoWorkers::class,
     ServerProbeWebFlux::class,
 )
@@ -68,6 +69,7 @@ class MvcEndpoints
     ProxyClients::class,
     FaultEndpoints::class,
     DatabaseEndpoints::class,
+    JsonEndpoints::class,
 )
 class SharedEndpoints {
     @Bean(destroyMethod = "close")

@@ -43,6 +43,7 @@ object ParamRules {
         "poolSize" to countOrDefault(100_000),
         "query" to Rule(DatabaseClients.Query.ids.joinToString(" or ")) { it in DatabaseClients.Query.ids },
         "dbPool" to integer(1, DatabaseBenchmark.MAX_POOL),
+        "bodyBytes" to integer(OrderJson.MIN_BYTES, OrderJson.MAX_BYTES),
         Knobs.TOMCAT_MAX_THREADS to countOrDefault(100_000),
         Knobs.JETTY_MAX_THREADS to countOrDefault(100_000),
         Knobs.NETTY_IO_WORKERS to countOrDefault(1_024),

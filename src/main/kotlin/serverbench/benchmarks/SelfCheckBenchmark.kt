@@ -32,6 +32,7 @@ class SelfCheckBenchmark : HttpBenchmark() {
     override fun request(variant: String) = when (variant) {
         "status500" -> Request("/fault/status?code=500", FaultEndpoints.OK)
         "wrongBody" -> Request("/noop/hello", "not what the server says")
+        "jsonWrongBody" -> OrderJson.request("/fault/jsonWrongTotal", OrderJson.MIN_BYTES * 2)
         "failAfter" -> Request("/fault/failAfter?ms=$failAfterMs", FaultEndpoints.OK)
         "hang" -> Request("/fault/hang", FaultEndpoints.OK)
         "status503" -> Request("/fault/status?code=503", FaultEndpoints.OK)
@@ -84,6 +85,10 @@ class SelfCheckBenchmark : HttpBenchmark() {
 
     @Benchmark
     fun wrongBody() = call()
+
+    /** The JSON family's request, answered with well-formed JSON whose total is one cent off. */
+    @Benchmark
+    fun jsonWrongBody() = call()
 
     @Benchmark
     fun failAfter() = call()

@@ -43,6 +43,10 @@ class ClientReport(
      * window: JMH's operation count is [successes] + this.
      */
     val opsWithoutSuccess: Long = 0,
+    /** Bytes of one request on the wire when requests carry a body; 0 for bodiless requests (not reported). */
+    val requestBytes: Long = 0,
+    /** Bytes of this report's own successful responses ([ThreadShare.successes]), heads included. */
+    val responseBytes: Long = 0,
     /** Each client thread's own figures, the benchmark thread's first ([LoadGroup]); one entry with one thread. */
     threads: List<ThreadShare>? = null,
 ) {
@@ -82,6 +86,8 @@ class ClientReport(
                 wallNanos = own.wallNanos,
                 discardedAtStart = all.sumOf { it.discardedAtStart },
                 opsWithoutSuccess = own.opsWithoutSuccess,
+                requestBytes = own.requestBytes,
+                responseBytes = all.sumOf { it.responseBytes },
                 uncorrectedLatencyMicros = uncorrected,
                 rate = all.sumOf { it.rate },
                 connections = all.sumOf { it.connections },

@@ -28,7 +28,7 @@ internal class Connection(private val client: LoadClient, private val slots: Con
 
     /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
     private var counted = false
-    private val parser = ResponseParser(client.expectedBody)
+    private val parser = ResponseParser(client.expectedBody, client.request.expectedType)
     private val shapeCheck = client.request.shape?.newCheck()
 
     /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
@@ -128,12 +128,17 @@ internal class Connection(private val client: LoadClient, private val slots: Con
                 client.failures.add(FailureKind.NON_2XX, "HTTP $status$sample")
             }
 
+            !parser.contentTypeMatches -> client.failures.add(
+                FailureKind.INVALID_BODY,
+                "Content-Type \"${oneLine(parser.contentType ?: "")}\", expected ${client.request.expectedContentType}",
+            )
+
             shapeCheck != null -> {
                 // With an empty expected body, the parser's sample is the body (up to SAMPLE_BYTES).
                 val body = parser.sample ?: ""
                 val wrong = if (parser.bodyLength > body.length) "longer than expected" else shapeCheck.check(body)
                 if (wrong == null) {
-                    client.succeeded(now, now - intendedAt, now - sentAt)
+                    client.succeeded(now, now - intendedAt, now - sentAt, received)
                 } else {
                     client.failures.add(
                         FailureKind.INVALID_BODY,
@@ -146,10 +151,11 @@ internal class Connection(private val client: LoadClient, private val slots: Con
                 client.failures.add(
                     FailureKind.INVALID_BODY,
                     "body \"${oneLine(parser.sample ?: "")}\" " +
-                        "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"",
+                        "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"" +
+                        (parser.difference?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""),
                 )
 
-            else -> client.succeeded(now, now - intendedAt, now - sentAt)
+            else -> client.succeeded(now, now - intendedAt, now - sentAt, received)
         }
         if (parser.keepAlive) {
             client.pacing.ready(this)

@@ -25,6 +25,12 @@ internal object HttpBytes {
         return true
     }
 
+    /** True if the bytes at [at] are [prefix] (lower case) in any case. */
+    fun startsWithIgnoringCase(buf: ByteBuf, at: Int, prefix: ByteArray): Boolean {
+        for (i in prefix.indices) if (lower(buf.getByte(at + i)) != prefix[i]) return false
+        return true
+    }
+
     /** True if the line is the header [name] (case-insensitive) followed by ':'. */
     fun headerIs(buf: ByteBuf, start: Int, end: Int, name: ByteArray): Boolean {
         if (end - start <= name.size || buf.getByte(start + name.size) != ':'.code.toByte()) return false
@@ -88,6 +94,23 @@ internal object HttpBytes {
         }
         return if (n == 0) null else v
     }
+
+    /**
+     * Where [n] bytes at [at] first differ from [expected] at [offset] (or run past its end): "at byte N: "<got>",
+     * expected "<expected>"", each a few bytes either side, on the failure path only.
+     */
+    fun difference(buf: ByteBuf, at: Int, n: Int, expected: ByteBuf, offset: Int): String {
+        val e = expected.readerIndex() + offset
+        val left = expected.readableBytes() - offset
+        var i = 0
+        while (i < n && i < left && buf.getByte(at + i) == expected.getByte(e + i)) i++
+        val from = maxOf(0, i - CONTEXT)
+        val got = text(buf, at + from, at + minOf(n, i + CONTEXT))
+        val wanted = text(expected, e + from, e + minOf(left, i + CONTEXT))
+        return "at byte ${offset + i}: \"$got\", expected \"$wanted\""
+    }
+
+    private const val CONTEXT = 24
 
     fun text(buf: ByteBuf, from: Int, to: Int): String = buf.toString(from, to - from, StandardCharsets.UTF_8)
 }

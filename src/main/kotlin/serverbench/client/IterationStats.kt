@@ -8,7 +8,12 @@ import java.lang.management.ManagementFactory
  * its statistics in a snapshot with reset/add): reset by [LoadClient.beginIteration], added to as requests end (without
  * allocating), and assembled into a [ClientReport] by [report].
  */
-internal class IterationStats(private val rate: Double, private val connections: Int) {
+internal class IterationStats(
+    private val rate: Double,
+    private val connections: Int,
+    /** Bytes of one request on the wire when it carries a body (reported as `bytes.inPerReq`); null: not reported. */
+    private val requestBytes: Int? = null,
+) {
     private val openLoop = rate > 0
 
     /** Closed loop: from the send. Open loop: from the intended send (corrected for coordinated omission). */
@@ -19,6 +24,9 @@ internal class IterationStats(private val rate: Double, private val connections:
     val failures = FailureCounts()
     var successes = 0L
         private set
+
+    /** Bytes of the successful responses, heads included. */
+    private var responseBytes = 0L
     var reconnects = 0L
 
     /** Open loop: requests sent late, requests dropped, and whether a due request found every connection busy. */
@@ -63,6 +71,7 @@ internal class IterationStats(private val rate: Double, private val connections:
     /** Starts the iteration's counts and clocks, after the discarded responses, with [active] connections open. */
     fun begin(active: Int) {
         successes = 0
+        responseBytes = 0
         opsWithoutSuccess = 0
         reconnects = 0
         late = 0
@@ -75,8 +84,8 @@ internal class IterationStats(private val rate: Double, private val connections:
         cpuStart = threadMx.currentThreadCpuTime
     }
 
-    /** A success, unless it is read while discarding: returns whether it counts. */
-    fun succeeded(latencyNanos: Long, uncorrectedNanos: Long): Boolean {
+    /** A success of [bytes] on the wire, unless it is read while discarding: returns whether it counts. */
+    fun succeeded(latencyNanos: Long, uncorrectedNanos: Long, bytes: Long = 0): Boolean {
         if (discarding) {
             discarded++
             return false
@@ -84,6 +93,7 @@ internal class IterationStats(private val rate: Double, private val connections:
         latencyMicros.recordValue(micros(latencyNanos))
         if (openLoop) uncorrectedMicros.recordValue(micros(uncorrectedNanos))
         successes++
+        responseBytes += bytes
         return true
     }
 
@@ -139,6 +149,8 @@ internal class IterationStats(private val rate: Double, private val connections:
             wallNanos = wall,
             discardedAtStart = discardedAtStart,
             opsWithoutSuccess = opsWithoutSuccess,
+            requestBytes = requestBytes?.toLong() ?: 0,
+            responseBytes = responseBytes,
             // This thread's own completions: [successes] may be JMH's count of every thread's.
             threads = listOf(ClientReport.ThreadShare(this.successes, cpu, wall, connections)),
         )

@@ -62,7 +62,7 @@ class LoadClient(
     private val stallNanos = 2 * timeoutNanos
     val openLoop: Boolean = rate > 0
 
-    internal val stats = IterationStats(rate, connections)
+    internal val stats = IterationStats(rate, connections, request.body?.let { requestBuffer.readableBytes() })
     internal val failures = Failures("$request on $address", settings, stats.failures, share.trialTotal)
 
     /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */
@@ -262,9 +262,9 @@ class LoadClient(
     }
 
     /** A [Connection]'s success, read at [now]. */
-    internal fun succeeded(now: Long, latencyNanos: Long, uncorrectedNanos: Long) {
+    internal fun succeeded(now: Long, latencyNanos: Long, uncorrectedNanos: Long, bytes: Long) {
         lastSuccessAt = now
-        if (stats.succeeded(latencyNanos, uncorrectedNanos)) pending++
+        if (stats.succeeded(latencyNanos, uncorrectedNanos, bytes)) pending++
     }
 
     private fun checkOwner() {

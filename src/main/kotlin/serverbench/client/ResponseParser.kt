@@ -10,6 +10,7 @@ import serverbench.client.HttpBytes.headerIs
 import serverbench.client.HttpBytes.isBlank
 import serverbench.client.HttpBytes.lineEnd
 import serverbench.client.HttpBytes.startsWith
+import serverbench.client.HttpBytes.startsWithIgnoringCase
 import serverbench.client.HttpBytes.text
 import serverbench.client.HttpBytes.trimEnd
 import serverbench.client.HttpBytes.valueStart
@@ -28,7 +29,11 @@ import java.nio.charset.StandardCharsets
  * without a body (101, 204, 304), and skips interim 1xx responses. Allocation-free unless a response head or chunk
  * line is split across reads. The byte scanning it builds on is in [HttpBytes].
  */
-internal class ResponseParser(private val expected: ByteBuf) {
+internal class ResponseParser(
+    private val expected: ByteBuf,
+    /** `Content-Type` the response must start with, lower case (see [Request.expectedContentType]); null: any. */
+    private val expectedType: ByteArray? = null,
+) {
 
     var status = 0
         private set
@@ -37,6 +42,16 @@ internal class ResponseParser(private val expected: ByteBuf) {
     var bodyLength = 0L
         private set
     var bodyMatches = true
+        private set
+
+    /** The `Content-Type` is the expected one (always, without one); else [contentType] says what it was. */
+    var contentTypeMatches = true
+        private set
+    var contentType: String? = null
+        private set
+
+    /** Where a body that did not match first differs, and what each had there: a long body's sample may not show it. */
+    var difference: String? = null
         private set
 
     /** The first bytes of a body that did not match, or of an error response, for the failure message. */
@@ -55,6 +70,9 @@ internal class ResponseParser(private val expected: ByteBuf) {
         keepAlive = true
         bodyLength = 0
         bodyMatches = true
+        contentTypeMatches = true
+        contentType = null
+        difference = null
         sample = null
         problem = null
         state = HEAD
@@ -150,6 +168,7 @@ internal class ResponseParser(private val expected: ByteBuf) {
         keepAlive = !http10
         var contentLength = -1L
         var chunked = false
+        var typeSeen = false
         lineStart = statusLineEnd
         while (lineStart < end) {
             val lineEnd = lineEnd(buf, lineStart)!!
@@ -163,6 +182,16 @@ internal class ResponseParser(private val expected: ByteBuf) {
                 headerIs(buf, lineStart, lineEnd, TRANSFER_ENCODING) ->
                     chunked = contains(buf, lineStart + TRANSFER_ENCODING.size + 1, lineEnd, CHUNKED)
 
+                expectedType != null && headerIs(buf, lineStart, lineEnd, CONTENT_TYPE) -> {
+                    typeSeen = true
+                    val value = valueStart(buf, lineStart + CONTENT_TYPE.size + 1, lineEnd)
+                    val valueEnd = trimEnd(buf, lineEnd)
+                    if (valueEnd - value < expectedType.size || !startsWithIgnoringCase(buf, value, expectedType)) {
+                        contentTypeMatches = false
+                        contentType = text(buf, value, valueEnd)
+                    }
+                }
+
                 headerIs(buf, lineStart, lineEnd, CONNECTION) -> {
                     if (contains(buf, lineStart + CONNECTION.size + 1, lineEnd, CLOSE)) {
                         keepAlive = false
@@ -174,9 +203,15 @@ internal class ResponseParser(private val expected: ByteBuf) {
             lineStart = lineEnd
         }
         buf.readerIndex(end)
+        if (expectedType != null && !typeSeen) {
+            contentTypeMatches = false
+            contentType = "none"
+        }
         if (status in 100..199 && status != 101) {
             // An interim response (100 Continue, 103 Early Hints): the final response follows on the same connection.
             status = 0
+            contentTypeMatches = true
+            contentType = null
             return CONTINUE
         }
         state = when {
@@ -207,6 +242,7 @@ internal class ResponseParser(private val expected: ByteBuf) {
                 )
         ) {
             bodyMatches = false
+            difference = HttpBytes.difference(buf, at, n, expected, bodyLength.toInt())
         }
         if (!bodyMatches || status !in 200..299) {
             // Failure path only: the body as received, across reads, up to SAMPLE_BYTES (the bytes before a mismatch
@@ -224,13 +260,8 @@ internal class ResponseParser(private val expected: ByteBuf) {
     }
 
     /** An incomplete line waits for more bytes, but not forever: a line longer than a whole head is malformed. */
-    private fun needLine(buf: ByteBuf): Int = if (buf.readableBytes() >
-        MAX_HEAD_BYTES
-    ) {
-        malformed("line longer than $MAX_HEAD_BYTES bytes")
-    } else {
-        NEED_MORE
-    }
+    private fun needLine(buf: ByteBuf): Int =
+        if (buf.readableBytes() > MAX_HEAD_BYTES) malformed("line longer than $MAX_HEAD_BYTES bytes") else NEED_MORE
 
     private fun malformed(why: String): Int {
         problem = why
@@ -257,6 +288,7 @@ internal class ResponseParser(private val expected: ByteBuf) {
         private val CONTENT_LENGTH = "content-length".ascii()
         private val TRANSFER_ENCODING = "transfer-encoding".ascii()
         private val CONNECTION = "connection".ascii()
+        private val CONTENT_TYPE = "content-type".ascii()
         private val CHUNKED = "chunked".ascii()
         private val CLOSE = "close".ascii()
         private val KEEP_ALIVE = "keep-alive".ascii()

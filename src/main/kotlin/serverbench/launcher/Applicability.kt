@@ -1,7 +1,10 @@
 package serverbench.launcher
 
+import org.springframework.boot.WebApplicationType
 import serverbench.benchmarks.Knobs
+import serverbench.benchmarks.ReactiveOnly
 import serverbench.benchmarks.RequiresJdk
+import serverbench.fixture.ServerKind
 import java.io.File
 
 /**
@@ -17,6 +20,7 @@ object Applicability {
         val seen = HashSet<String>()
         val runs = ArrayList<Plan.Run>()
         val skipped = LinkedHashMap<String, Int>()
+        val notReactive = LinkedHashMap<String, Int>()
         for (original in planned) {
             var run = original
             val server = run.params["server"]
@@ -38,8 +42,16 @@ object Applicability {
                 skipped[key] = (skipped[key] ?: 0) + 1
                 continue
             }
-            if (seen.add(run.key)) runs += run
+            if (!seen.add(run.key)) continue
+            val reactiveOnly = reactiveOnly(run)
+            if (reactiveOnly != null && server != null && !reactive(server)) {
+                val key = "${run.benchmark.removePrefix("serverbench.benchmarks.")} on $server: $reactiveOnly"
+                notReactive[key] = (notReactive[key] ?: 0) + 1
+                continue
+            }
+            runs += run
         }
+        for ((what, n) in notReactive) notices += "serverbench: skipped $n run${if (n == 1) "" else "s"} of $what"
         for ((what, n) in skipped) {
             notices +=
                 "serverbench: skipped $n run${if (n == 1) "" else "s"} of $what, which needs a newer JDK than this " +
@@ -47,6 +59,16 @@ object Applicability {
         }
         return Outcome(runs, notices.toList())
     }
+
+    /** Why a run's method is for reactive stacks only ([ReactiveOnly]), or null. */
+    private fun reactiveOnly(run: Plan.Run): String? = runCatching {
+        Class.forName(run.className).methods.firstOrNull {
+            it.name == run.method
+        }?.getAnnotation(ReactiveOnly::class.java)
+    }.getOrNull()?.why
+
+    private fun reactive(server: String) = ServerKind.entries.firstOrNull { it.id == server }
+        ?.let { it.webType == WebApplicationType.REACTIVE } ?: true
 
     /** (version, why) a run needs, from the method's [RequiresJdk] or from virtualThreads=true. */
     private fun requiredJdk(run: Plan.Run): Pair<Int, String>? {

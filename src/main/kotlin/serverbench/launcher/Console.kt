@@ -7,6 +7,7 @@ import serverbench.report.Report
 import java.io.File
 import java.io.FileOutputStream
 import java.io.PrintStream
+import kotlin.math.roundToLong
 
 /**
  * Where a session's output goes. Plain `java -jar`: JMH's conventional output on the screen. A suite
@@ -122,7 +123,10 @@ object RunLine {
             run.benchmark.removePrefix("serverbench.benchmarks.") + (if (params.isEmpty()) "" else " ($params)") + ":"
     }
 
-    /** "43,254 ± 417 req/s, p99 4.21 ms, 0 errors, warmed up 25 s; warnings: notSteady". */
+    /**
+     * "43,254 ± 417 req/s, p99 4.21 ms, 0 errors, warmed up 25 s; warnings: notSteady"; requests with a body add
+     * "1106 B in, 566 B out per req" after the errors.
+     */
     fun figures(result: RunResult): String {
         val primary = result.primaryResult
         val secondary = result.secondaryResults
@@ -132,6 +136,13 @@ object RunLine {
         parts += Report.format(primary.getScore()) + (error?.let { " ± ${Report.format(it)}" } ?: "") + " req/s"
         score("latency.p99")?.let { parts += "p99 ${Report.format(it)} ms" }
         score("errors")?.let { parts += "${it.toLong()} errors" }
+        val bytesIn = score("bytes.inPerReq")
+        val bytesOut = score("bytes.outPerReq")
+        if (bytesIn != null &&
+            bytesOut != null
+        ) {
+            parts += "${bytesIn.roundToLong()} B in, ${bytesOut.roundToLong()} B out per req"
+        }
         score("warmup.seconds")?.let { parts += "warmed up ${it.toLong()} s" }
         val warnings = secondary.keys.filter { it.startsWith("warning.") && (score(it) ?: 0.0) > 0 }
             .map { it.removePrefix("warning.") }

@@ -17,10 +17,11 @@ import serverbench.client.FailureKind
  * `client.cpu` / `client.cpuPerReq` (cores, all client threads; µs per successful request), `client.threads` (and
  * with more than one, `client.threadSpread`: how unevenly they carried the load), `server.cpu` / `server.cpuPerReq`
  * (the rest of the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`,
- * `server.inFlightMax` (requests the server held at once; with the server probe on), `littlesLaw` (closed loop) or
- * `latency.uncorrected.*`, `openLoop.late` / `openLoop.dropped` / `openLoop.connections` (open loop), the [Guards]'
- * `warning.*` flags, and for leaks over long runs `fds.open` (file descriptors open at the iteration's end) and
- * `heap.afterGc` (MB live after the last collection).
+ * `server.inFlightMax` (requests the server held at once; with the server probe on), `bytes.inPerReq` /
+ * `bytes.outPerReq` (requests with a body: bytes the server read and wrote per successful request), `littlesLaw`
+ * (closed loop) or `latency.uncorrected.*`, `openLoop.late` / `openLoop.dropped` / `openLoop.connections` (open
+ * loop), the [Guards]' `warning.*` flags, and for leaks over long runs `fds.open` (file descriptors open at the
+ * iteration's end) and `heap.afterGc` (MB live after the last collection).
  *
  * The launcher adds this profiler to every run, so users get these figures without a `-prof` flag. It reports
  * measurement iterations only: warmup figures never reach the results.
@@ -133,6 +134,12 @@ class LoadMetricsProfiler : InternalProfiler {
                         "share",
                         AggregationPolicy.MAX,
                     )
+            }
+            if (client.requestBytes > 0) {
+                // Requests with a body (the JSON family): what the server read and wrote per successful request.
+                out += ScalarResult("bytes.inPerReq", client.requestBytes.toDouble(), "bytes", AggregationPolicy.AVG)
+                val own = client.threads.sumOf { it.successes }.toDouble()
+                out += RatioResult("bytes.outPerReq", "bytes", client.responseBytes.toDouble(), own)
             }
             val resources = report.resources ?: return out
             if (resources.remoteServer != null) {

@@ -39,11 +39,16 @@ object Report {
     /** Open loop only: latency from the actual send, beside the corrected figures. */
     private val UNCORRECTED_P99 = "latency.uncorrected.p99" to "uncorrected p99 ms"
 
-    /** A family's own figures, where its runs have them: the database family's pool wait and R2DBC's hand-over. */
+    /**
+     * A family's own figures, where its runs have them: the database family's pool wait and R2DBC's hand-over; the
+     * bytes a request and its answer took on the wire, where requests carry a body (the JSON family).
+     */
     private val FAMILY_FIGURES = listOf(
         "db.poolWait.mean" to "pool wait mean µs",
         "db.poolWait.max" to "pool wait max ms",
         "db.handover.mean" to "hand-over mean µs",
+        "bytes.inPerReq" to "bytes in/req",
+        "bytes.outPerReq" to "bytes out/req",
     )
 
     /** Whole numbers: a peak of 19 threads is not "19.00". */

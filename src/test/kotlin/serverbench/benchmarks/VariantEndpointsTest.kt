@@ -6,6 +6,7 @@ import org.openjdk.jmh.annotations.Benchmark
 import org.openjdk.jmh.runner.BenchmarkList
 import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.VerboseMode
+import org.springframework.boot.WebApplicationType
 import serverbench.app.DatabaseClients
 import serverbench.app.DatabaseSchema
 import serverbench.app.Downstream
@@ -37,14 +38,17 @@ class VariantEndpointsTest {
         BlockingIoBenchmark().apply { delayMs = 5 },
         CompletableFutureBenchmark().apply { workMs = 5 },
         ProxyBenchmark().apply { delayMs = 5 },
+        JsonBenchmark().apply { bodyBytes = 16384 },
     ) + DatabaseClients.Query.ids.map { q -> DatabaseBenchmark().apply { query = q } }
 
-    private fun variants(family: HttpBenchmark): List<String> = family.javaClass.methods
+    /** The family's variants that run on [kind] on this JDK, as the launcher plans them. */
+    private fun variants(family: HttpBenchmark, kind: ServerKind): List<String> = family.javaClass.methods
         .filter { it.isAnnotationPresent(Benchmark::class.java) }
         .filter { m ->
             m.getAnnotation(RequiresJdk::class.java)?.let { Runtime.version().feature() >= it.version }
                 ?: true
         }
+        .filter { m -> !m.isAnnotationPresent(ReactiveOnly::class.java) || kind.webType == WebApplicationType.REACTIVE }
         .map { it.name }.sorted()
 
     @Test
@@ -73,8 +77,8 @@ class VariantEndpointsTest {
     private fun verifyAll(server: ServerFixture, stub: DownstreamStub) {
         for (family in families) {
             val hits = stub.hitCount
-            for (variant in variants(family)) server.verify(family.request(variant))
-            val proxied = if (family is ProxyBenchmark) variants(family).size else 0
+            for (variant in variants(family, server.kind)) server.verify(family.request(variant))
+            val proxied = if (family is ProxyBenchmark) variants(family, server.kind).size else 0
             assertEquals(hits + proxied, stub.hitCount, "each proxied request reaches the stub exactly once")
         }
     }

@@ -51,6 +51,13 @@ class HyperfoilOptionsTest {
     fun `what Hyperfoil cannot run the harness's way is refused in one line`() {
         assertTrue(problem("DatabaseBenchmark.jdbc$", "-p", "server=netty").contains("not on Hyperfoil"))
         assertTrue(problem("SelfCheckBenchmark.hang").contains("not on Hyperfoil"))
+        assertTrue(
+            problem(
+                "JsonBenchmark.direct$",
+                "-p",
+                "server=netty",
+            ).endsWith("not on Hyperfoil: its requests carry a body"),
+        )
         assertTrue(problem("Noop", "-p", "cpus=1").startsWith("-p cpus=1: the in-VM Hyperfoil run starts"))
         assertTrue(
             problem("BlockingIoBenchmark.direct$", "-p", "server=tomcat", "-p", "tomcatMaxThreads=4")

@@ -80,4 +80,23 @@ class ApplicabilityTest {
         assertTrue(old.notices[1].contains("virtualThreads=true"), old.notices[1])
         assertEquals(4, Applicability.apply(planned, jdk = 25).runs.size)
     }
+
+    @Test
+    fun `a reactive-only variant is skipped on MVC stacks with one line, and runs on reactive ones`() {
+        fun json(server: String) = Plan.Run(
+            "serverbench.benchmarks.JsonBenchmark.mono",
+            Mode.Throughput,
+            linkedMapOf("server" to server),
+            10,
+        )
+        val out = Applicability.apply(listOf(json("netty"), json("tomcat")), jdk = 17)
+        assertEquals(listOf("netty"), out.runs.map { it.params["server"] })
+        assertEquals(
+            listOf(
+                "serverbench: skipped 1 run of JsonBenchmark.mono on tomcat: a Mono<Order> request body is " +
+                    "WebFlux's; Spring MVC has no reactive body parameter",
+            ),
+            out.notices,
+        )
+    }
 }

@@ -80,6 +80,16 @@ class ParamCheckTest {
     }
 
     @Test
+    fun `bodyBytes outside what WebFlux's JSON decoder buffers by default is refused`() {
+        fun body(v: String) = ParamCheck.check(mapOf("bodyBytes" to v.split(',')), listOf(run), setOf("bodyBytes"))
+        assertNull(body("512,1024,16384,262144"))
+        val allowed = "bodyBytes must be an integer from 512 to 262144"
+        assertEquals("-p bodyBytes=511: $allowed", body("1024,511"))
+        assertEquals("-p bodyBytes=262145: $allowed", body("262145"))
+        assertEquals("-p bodyBytes=1k: $allowed", body("1k"))
+    }
+
+    @Test
     fun `a parameter no selected benchmark has is an error, not silently ignored`() {
         assertEquals(
             "-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, " +
