@@ -152,7 +152,11 @@ internal class Connection(private val client: LoadClient, private val slots: Con
                     FailureKind.INVALID_BODY,
                     "body \"${oneLine(parser.sample ?: "")}\" " +
                         "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"" +
-                        (parser.difference?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""),
+                        // Only where the sample does not hold the whole body: a short body shows its difference.
+                        (
+                            parser.difference?.takeIf { parser.bodyLength > (parser.sample?.length ?: 0) }
+                                ?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""
+                            ),
                 )
 
             else -> client.succeeded(now, now - intendedAt, now - sentAt, received)
