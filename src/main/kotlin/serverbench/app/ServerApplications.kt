@@ -30,6 +30,7 @@ class TomcatApp
     BlockingIoWebFlux::class,
     FaultWebFlux::class,
     NettyIoWorkers::class,
+    NettySslProvider::class,
     ServerProbeWebFlux::class,
 )
 class NettyApp

@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf
 import io.netty.channel.Channel
 import io.netty.channel.ChannelHandlerContext
 import io.netty.channel.ChannelInboundHandlerAdapter
+import io.netty.handler.ssl.SslHandler
+import io.netty.handler.ssl.SslHandshakeCompletionEvent
 import java.util.concurrent.TimeUnit
 
 /**
@@ -196,6 +198,22 @@ internal class Connection(private val client: LoadClient, private val slots: Con
         }
         inFlight = false
         slots.replace(this)
+    }
+
+    /** `-p tls=true`: a failed handshake is a failure even with nothing in flight (it would retry silently else). */
+    override fun userEventTriggered(ctx: ChannelHandlerContext, evt: Any) {
+        if (evt is SslHandshakeCompletionEvent) {
+            if (evt.isSuccess) {
+                val session = ctx.pipeline().get(SslHandler::class.java).engine().session
+                slots.tlsSession = "${session.protocol} ${session.cipherSuite}"
+            } else if (!counted && !client.closing) {
+                counted = true
+                inFlight = false
+                client.failures.add(FailureKind.IO_ERROR, "TLS handshake failed: ${evt.cause()}")
+                ctx.close()
+            }
+        }
+        ctx.fireUserEventTriggered(evt)
     }
 
     override fun exceptionCaught(ctx: ChannelHandlerContext, cause: Throwable) {

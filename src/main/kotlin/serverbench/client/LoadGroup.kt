@@ -86,9 +86,11 @@ class LoadGroup(
     }
 
     /** One validated request on one connection (see [LoadClient.probe]); only for a group of one thread. */
-    fun probe() {
+    /** One request; returns its connection's TLS protocol and cipher suite (null over plain HTTP). */
+    fun probe(): String? {
         check(workers.isEmpty()) { "a probe is one request on one thread" }
         local.probe()
+        return local.slots.tlsSession
     }
 
     override fun close() {
