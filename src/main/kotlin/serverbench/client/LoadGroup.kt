@@ -85,8 +85,10 @@ class LoadGroup(
         return own + drains.sumOf { (w, f) -> w.await(f, drainWait) as Int }
     }
 
-    /** One validated request on one connection (see [LoadClient.probe]); only for a group of one thread. */
-    /** One request; returns its connection's TLS protocol and cipher suite (null over plain HTTP). */
+    /**
+     * One validated request on one connection (see [LoadClient.probe]); only for a group of one thread. Returns the
+     * connection's TLS protocol and cipher suite (null over plain HTTP).
+     */
     fun probe(): String? {
         check(workers.isEmpty()) { "a probe is one request on one thread" }
         local.probe()
