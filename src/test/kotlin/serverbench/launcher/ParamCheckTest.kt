@@ -7,7 +7,10 @@ import kotlin.test.assertNull
 
 class ParamCheckTest {
     private val declared =
-        setOf("server", "concurrency", "limit", "delayMs", "tomcatMaxThreads", "virtualThreads", "cpus", "cpuset")
+        setOf(
+            "server", "concurrency", "limit", "delayMs", "tomcatMaxThreads", "virtualThreads", "cpus", "cpuset",
+            "tls", "sslProvider",
+        )
     private val run = Plan.Run(
         "serverbench.benchmarks.NoopBenchmark.hello",
         Mode.Throughput,
@@ -32,6 +35,8 @@ class ParamCheckTest {
                 "tomcatMaxThreads" to "default,1,800",
                 "virtualThreads" to "true,false",
                 "delayMs" to "100",
+                "tls" to "false,true",
+                "sslProvider" to "default,jdk,openssl",
             ),
         )
     }
@@ -48,6 +53,11 @@ class ParamCheckTest {
         )
         assertEquals("-p virtualThreads=yes: virtualThreads must be true or false", check("virtualThreads" to "yes"))
         assertEquals("-p limit=: an empty value", check("limit" to ""))
+        assertEquals("-p tls=maybe: tls must be true or false", check("tls" to "maybe"))
+        assertEquals(
+            "-p sslProvider=foo: sslProvider must be 'default', jdk or openssl",
+            check("sslProvider" to "jdk,foo"),
+        )
         val cores = serverbench.fixture.CpuPlacement.machineCores()
         assertEquals(
             "-p cpus=0: cpus must be 'unlimited' or a number of CPUs from 0.01 to $cores (this machine's cores), " +
@@ -66,7 +76,7 @@ class ParamCheckTest {
         assertEquals(
             "-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, " +
                 "delayMs, limit, " +
-                "server, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)",
+                "server, sslProvider, tls, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)",
             check("limt" to "1000"),
         )
     }
