@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf
 import io.netty.channel.Channel
 import io.netty.channel.ChannelHandlerContext
 import io.netty.channel.ChannelInboundHandlerAdapter
+import io.netty.handler.ssl.NotSslRecordException
 import io.netty.handler.ssl.SslHandler
 import io.netty.handler.ssl.SslHandshakeCompletionEvent
 import java.util.concurrent.TimeUnit
@@ -209,7 +210,10 @@ internal class Connection(private val client: LoadClient, private val slots: Con
             } else if (!counted && !client.closing) {
                 counted = true
                 inFlight = false
-                client.failures.add(FailureKind.IO_ERROR, "TLS handshake failed: ${evt.cause()}")
+                val cause = evt.cause()
+                // Netty's message dumps the whole plain-text answer in hex; what it means fits in a few words.
+                val why = if (cause is NotSslRecordException) "the server answered in plain text, not TLS" else "$cause"
+                client.failures.add(FailureKind.IO_ERROR, "TLS handshake failed: $why")
                 ctx.close()
             }
         }

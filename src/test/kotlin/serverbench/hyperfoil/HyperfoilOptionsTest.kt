@@ -52,6 +52,7 @@ class HyperfoilOptionsTest {
         assertTrue(problem("DatabaseBenchmark.jdbc$", "-p", "server=netty").contains("not on Hyperfoil"))
         assertTrue(problem("SelfCheckBenchmark.hang").contains("not on Hyperfoil"))
         assertTrue(problem("Noop", "-p", "cpus=1").startsWith("-p cpus=1: the in-VM Hyperfoil run starts"))
+        assertTrue(problem("Noop", "-p", "tls=true").startsWith("-p tls=true: not on Hyperfoil"))
         assertTrue(
             problem("BlockingIoBenchmark.direct$", "-p", "server=tomcat", "-p", "tomcatMaxThreads=4")
                 .startsWith("-p tomcatMaxThreads=4 sets a property of a server"),
