@@ -49,6 +49,7 @@ class JettyApp
     FaultWebFlux::class,
     JsonWebFlux::class,
     NettyIoWorkers::class,
+    NettySslProvider::class,
     ServerProbeWebFlux::class,
 )
 class NettyApp

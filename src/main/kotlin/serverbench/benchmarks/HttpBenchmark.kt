@@ -99,6 +99,14 @@ abstract class HttpBenchmark {
     @Param(LoadSplit.AUTO)
     var clientThreads: String = LoadSplit.AUTO
 
+    /** HTTPS with a certificate the trial makes, the client on TLS 1.3 (docs/tls.md): `true` or `false`. */
+    @Param("false")
+    var tls: String = "false"
+
+    /** Netty's TLS engine with `tls=true`: `default` (the JDK's), `jdk` or `openssl` (netty-tcnative). */
+    @Param(Knobs.DEFAULT)
+    var sslProvider: String = Knobs.DEFAULT
+
     /** The benchmark method being run (set when the trial starts). */
     protected var variant: String = ""
 
@@ -155,18 +163,23 @@ abstract class HttpBenchmark {
             var threads = LoadSplit.threads(clientThreads)
             variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
-            val settings = clientSettings()
+            val secure = TlsParams.enabled(tls)
+            val provider = TlsParams.provider(kind, secure, sslProvider)
             warmup = SteadyWarmup.fromSystemProperties(javaClass.simpleName.substringBefore('_'))
             val placement = CpuPlacement.of(cpus, cpuset)
             val target = RemoteTarget.fromSystemProperties()
             val started = System.nanoTime()
             val sut = if (target == null) {
-                InProcessServer.start(kind, placement) { serverProperties() + startDependencies() }
+                InProcessServer.start(kind, placement, secure) {
+                    serverProperties() + startDependencies() + TlsParams.properties(provider)
+                }
             } else {
                 val name = javaClass.simpleName.substringBefore('_')
-                TargetServer.connect(target, kind, placement, name, inProcessOnly, serverProperties())
+                val props = serverProperties() + TlsParams.properties(provider.takeIf { sslProvider != Knobs.DEFAULT })
+                TargetServer.connect(target, kind, placement, name, inProcessOnly, props, secure)
             }.also { this.sut = it }
-            sut.verify(request, settings)
+            val settings = sut.clientSettings(clientSettings())
+            val session = sut.verify(request, settings)
             if (clientThreads == LoadSplit.AUTO && sut.remote) {
                 threads = LoadSplit.autoRemote(sut.processors, Runtime.getRuntime().availableProcessors())
             }
@@ -186,7 +199,8 @@ abstract class HttpBenchmark {
             measured.clear()
             runName = RunName.of(params)
             println(
-                "\nserverbench: ${sut.describe()}, first validated response at $ready ms; " +
+                "\nserverbench: ${sut.describe()}, first validated response at $ready ms" +
+                    "${TlsParams.describe(session, provider.takeIf { !sut.remote })}; " +
                     "${TrialLines.load(client, clientThreads)} -> $request",
             )
             client.split.reduction?.let { println("serverbench: $it") }

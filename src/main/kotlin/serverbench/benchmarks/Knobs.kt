@@ -13,6 +13,9 @@ object Knobs {
     const val NETTY_IO_WORKERS = "nettyIoWorkers"
     const val VIRTUAL_THREADS = "virtualThreads"
 
+    /** Netty's TLS engine with `tls=true` ([TlsParams]). */
+    const val SSL_PROVIDER = "sslProvider"
+
     /** A knob left at its stack's default, or not applicable to this run's stack: it says nothing about the run. */
     fun unset(param: String, value: String?): Boolean =
         value == null || value == DEFAULT || value == NOT_APPLICABLE || (param == VIRTUAL_THREADS && value == "false")
@@ -28,7 +31,7 @@ object Knobs {
     fun stackOf(param: String): String? = when (param) {
         TOMCAT_MAX_THREADS -> "tomcat"
         JETTY_MAX_THREADS -> "jetty"
-        NETTY_IO_WORKERS -> "netty"
+        NETTY_IO_WORKERS, SSL_PROVIDER -> "netty"
         else -> null
     }
 }

@@ -47,6 +47,10 @@ object ParamRules {
         Knobs.TOMCAT_MAX_THREADS to countOrDefault(100_000),
         Knobs.JETTY_MAX_THREADS to countOrDefault(100_000),
         Knobs.NETTY_IO_WORKERS to countOrDefault(1_024),
+        TlsParams.TLS to Rule("true or false") { it == "true" || it == "false" },
+        Knobs.SSL_PROVIDER to Rule("'${Knobs.DEFAULT}', ${TlsParams.JDK} or ${TlsParams.OPENSSL}") {
+            it == Knobs.DEFAULT || it == Knobs.NOT_APPLICABLE || it == TlsParams.JDK || it == TlsParams.OPENSSL
+        },
         Knobs.VIRTUAL_THREADS to Rule("true or false") { it == "true" || it == "false" || it == Knobs.NOT_APPLICABLE },
         CpuPlacement.CLIENT_THREADS to
             Rule("'${LoadSplit.AUTO}' or an integer from 1 to ${LoadSplit.MAX_THREADS}") { v ->

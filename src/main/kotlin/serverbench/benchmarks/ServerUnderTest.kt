@@ -2,6 +2,7 @@ package serverbench.benchmarks
 
 import serverbench.app.ServerProbe
 import serverbench.client.ClientSettings
+import serverbench.client.ClientTls
 import serverbench.client.LoadGroup
 import serverbench.client.Request
 import serverbench.fixture.CpuBudget
@@ -37,8 +38,15 @@ internal abstract class ServerUnderTest : AutoCloseable {
     /** The setup line's "netty on /127.0.0.1:40079: context started in 812 ms" part. */
     abstract fun describe(): String
 
-    /** One validated request to [request]'s endpoint, before any load; throws saying what was wrong. */
-    open fun verify(request: Request, settings: ClientSettings) = LoadGroup.verify(address, request, settings, remote)
+    /** [settings] for this server's clients: over TLS when it serves HTTPS. */
+    abstract fun clientSettings(settings: ClientSettings): ClientSettings
+
+    /**
+     * One validated request to [request]'s endpoint, before any load; returns the TLS session's protocol and cipher
+     * suite (null over plain HTTP); throws saying what was wrong.
+     */
+    open fun verify(request: Request, settings: ClientSettings): String? =
+        LoadGroup.verify(address, request, settings, remote)
 
     /** Before the client's window opens. */
     open fun beginIteration() {}
@@ -78,12 +86,15 @@ internal class InProcessServer private constructor(
 
     override fun describe() = "${fixture.kind.id} on ${fixture.address}: context started in ${fixture.startMillis} ms"
 
-    override fun verify(request: Request, settings: ClientSettings) {
-        super.verify(request, settings)
+    override fun clientSettings(settings: ClientSettings) = fixture.clientSettings(settings)
+
+    override fun verify(request: Request, settings: ClientSettings): String? {
+        val session = super.verify(request, settings)
         budget?.let { b ->
             b.sweep()
             println(TrialLines.budget(b))
         }
+        return session
     }
 
     override fun beginIteration() {
@@ -111,14 +122,19 @@ internal class InProcessServer private constructor(
          * (called after the budget exists, so a family's dependencies start outside it as before). On failure, the
          * budget made so far is removed before the one-line exception leaves.
          */
-        fun start(kind: ServerKind, placement: CpuPlacement, properties: () -> Map<String, Any>): InProcessServer {
+        fun start(
+            kind: ServerKind,
+            placement: CpuPlacement,
+            tls: Boolean,
+            properties: () -> Map<String, Any>,
+        ): InProcessServer {
             val budget = if (placement.limited) startBudget(placement) else null
             try {
                 val props = properties()
                 val fixture = try {
                     // Started on a thread inside the budget, so that every thread the server makes lands there too.
-                    budget?.onServerThread("serverbench-server-start") { ServerFixture.start(kind, props) }
-                        ?: ServerFixture.start(kind, props)
+                    budget?.onServerThread("serverbench-server-start") { ServerFixture.start(kind, props, tls) }
+                        ?: ServerFixture.start(kind, props, tls)
                 } catch (e: Exception) {
                     // Spring wraps the cause (a port in use, a bean that failed) in layers of context; say the cause.
                     val cause = generateSequence<Throwable>(e) { it.cause }.last()
@@ -151,8 +167,11 @@ internal class InProcessServer private constructor(
  * `-p server` names before any load; its process's CPU, threads, heap, GC and throttling come from its admin endpoint
  * each iteration ([RemoteResources]), the client's figures from this JVM.
  */
-internal class TargetServer private constructor(private val target: RemoteTarget, private val kind: ServerKind) :
-    ServerUnderTest() {
+internal class TargetServer private constructor(
+    private val target: RemoteTarget,
+    private val kind: ServerKind,
+    private val tls: Boolean,
+) : ServerUnderTest() {
     override val address: InetSocketAddress get() = target.address
     override val remote = true
     override val resources = RemoteResources(target)
@@ -161,6 +180,9 @@ internal class TargetServer private constructor(private val target: RemoteTarget
     override val processors: Int get() = status.availableProcessors
 
     override fun describe() = "$description; server-side figures from that process, the client's from this JVM"
+
+    override fun clientSettings(settings: ClientSettings) =
+        if (tls) settings.copy(tls = ClientTls.trustingAny()) else settings
 
     override fun endIteration(): BudgetReport? = resources.budget()
 
@@ -178,6 +200,7 @@ internal class TargetServer private constructor(private val target: RemoteTarget
             benchmark: String,
             inProcessOnly: String?,
             properties: Map<String, Any>,
+            tls: Boolean,
         ): TargetServer {
             require(!placement.limited) {
                 "-p $placement budgets a server this JVM starts; a target's budget is set where it runs: " +
@@ -189,7 +212,7 @@ internal class TargetServer private constructor(private val target: RemoteTarget
                     "target takes from its own start: JAVA_OPTS='" +
                     properties.entries.joinToString(" ") { "-D${it.key}=${it.value}" } + "' scripts/serve ..."
             }
-            return TargetServer(target, kind)
+            return TargetServer(target, kind, tls)
         }
     }
 }

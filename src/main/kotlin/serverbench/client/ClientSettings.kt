@@ -1,5 +1,6 @@
 package serverbench.client
 
+import io.netty.handler.ssl.SslContext
 import java.time.Duration
 
 /**
@@ -13,6 +14,8 @@ data class ClientSettings(
     /** Failed requests a trial tolerates before the benchmark fails; 0 = the first failure fails it. */
     val maxErrors: Long = 0,
     val connectTimeout: Duration = Duration.ofSeconds(10),
+    /** `-p tls=true`: every connection speaks TLS through this context ([ClientTls]); null: plain HTTP. */
+    val tls: SslContext? = null,
 ) {
     init {
         require(!timeout.isNegative && !timeout.isZero) { "timeout must be positive, was $timeout" }

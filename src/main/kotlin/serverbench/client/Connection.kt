@@ -4,6 +4,9 @@ import io.netty.buffer.ByteBuf
 import io.netty.channel.Channel
 import io.netty.channel.ChannelHandlerContext
 import io.netty.channel.ChannelInboundHandlerAdapter
+import io.netty.handler.ssl.NotSslRecordException
+import io.netty.handler.ssl.SslHandler
+import io.netty.handler.ssl.SslHandshakeCompletionEvent
 import java.util.concurrent.TimeUnit
 
 /**
@@ -206,6 +209,25 @@ internal class Connection(private val client: LoadClient, private val slots: Con
         }
         inFlight = false
         slots.replace(this)
+    }
+
+    /** `-p tls=true`: a failed handshake is a failure even with nothing in flight (it would retry silently else). */
+    override fun userEventTriggered(ctx: ChannelHandlerContext, evt: Any) {
+        if (evt is SslHandshakeCompletionEvent) {
+            if (evt.isSuccess) {
+                val session = ctx.pipeline().get(SslHandler::class.java).engine().session
+                slots.tlsSession = "${session.protocol} ${session.cipherSuite}"
+            } else if (!counted && !client.closing) {
+                counted = true
+                inFlight = false
+                val cause = evt.cause()
+                // Netty's message dumps the whole plain-text answer in hex; what it means fits in a few words.
+                val why = if (cause is NotSslRecordException) "the server answered in plain text, not TLS" else "$cause"
+                client.failures.add(FailureKind.IO_ERROR, "TLS handshake failed: $why")
+                ctx.close()
+            }
+        }
+        ctx.fireUserEventTriggered(evt)
     }
 
     override fun exceptionCaught(ctx: ChannelHandlerContext, cause: Throwable) {

@@ -23,6 +23,10 @@ internal class ConnectionSlots(
     /** Indexed by slot; null until a slot is first used. */
     val all = arrayOfNulls<Connection>(size)
 
+    /** `-p tls=true`: the protocol and cipher suite of the last completed handshake ("TLSv1.3 TLS_AES_..."). */
+    @Volatile
+    var tlsSession: String? = null
+
     /** Connections open now. */
     var active = 0
         private set
@@ -69,6 +73,10 @@ internal class ConnectionSlots(
         bootstrap.clone()
             .handler(object : ChannelInitializer<Channel>() {
                 override fun initChannel(ch: Channel) {
+                    // The host and port let the client session cache resume this server's session on a reconnect.
+                    client.settings.tls?.let {
+                        ch.pipeline().addLast(it.newHandler(ch.alloc(), address.hostString, address.port))
+                    }
                     ch.pipeline().addLast(connection)
                 }
             })

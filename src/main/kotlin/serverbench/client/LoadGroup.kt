@@ -85,10 +85,14 @@ class LoadGroup(
         return own + drains.sumOf { (w, f) -> w.await(f, drainWait) as Int }
     }
 
-    /** One validated request on one connection (see [LoadClient.probe]); only for a group of one thread. */
-    fun probe() {
+    /**
+     * One validated request on one connection (see [LoadClient.probe]); only for a group of one thread. Returns the
+     * connection's TLS protocol and cipher suite (null over plain HTTP).
+     */
+    fun probe(): String? {
         check(workers.isEmpty()) { "a probe is one request on one thread" }
         local.probe()
+        return local.slots.tlsSession
     }
 
     override fun close() {

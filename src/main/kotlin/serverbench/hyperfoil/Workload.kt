@@ -92,6 +92,11 @@ class Workload(
                         "(README, \"Server knobs\")",
                 )
             }
+            // The export writes an http:// host; TLS on Hyperfoil (its own certificates and engine) is not done here.
+            require(run.params["tls"] != "true") {
+                "-p tls=true: not on Hyperfoil (its workload speaks plain HTTP here); drive HTTPS with the harness " +
+                    "(docs/tls.md)"
+            }
             val request = request(run)
             if (request.shape != null) {
                 throw IllegalArgumentException("$shown: not on Hyperfoil: its bodies are checked by shape")

@@ -25,6 +25,11 @@ object Applicability {
             var run = original
             val server = run.params["server"]
             for ((name, value) in original.params) {
+                if (name == Knobs.SSL_PROVIDER && original.params["tls"] != "true" && value != Knobs.NOT_APPLICABLE) {
+                    if (value != Knobs.DEFAULT) notices += "serverbench: $name applies to tls=true runs only"
+                    run = run.with(name, Knobs.NOT_APPLICABLE)
+                    continue
+                }
                 val stack = Knobs.stackOf(name) ?: continue
                 if (server != null && server != stack && value != Knobs.NOT_APPLICABLE) {
                     if (value !=

@@ -65,6 +65,7 @@ object Findings {
             else -> "server under a CPU budget ($budget), the load client in the same JVM outside it"
         }
         if (oneJdk && groups.first().jdk.isNotEmpty()) top += "JDK ${groups.first().jdk}"
+        TlsCondition.of(runs)?.let { top += it }
         val out = StringBuilder("\n## Findings\n\n")
         out.append("Conditions: ${top.joinToString("; ")}. ")
         out.append(

@@ -59,6 +59,7 @@ class HyperfoilOptionsTest {
             ).endsWith("not on Hyperfoil: its requests carry a body"),
         )
         assertTrue(problem("Noop", "-p", "cpus=1").startsWith("-p cpus=1: the in-VM Hyperfoil run starts"))
+        assertTrue(problem("Noop", "-p", "tls=true").startsWith("-p tls=true: not on Hyperfoil"))
         assertTrue(
             problem("BlockingIoBenchmark.direct$", "-p", "server=tomcat", "-p", "tomcatMaxThreads=4")
                 .startsWith("-p tomcatMaxThreads=4 sets a property of a server"),

@@ -99,4 +99,23 @@ class ApplicabilityTest {
             out.notices,
         )
     }
+
+    @Test
+    fun `sslProvider applies to netty with tls only, saying so in one line`() {
+        val planned = listOf("netty", "tomcat").flatMap { s ->
+            listOf("false", "true").map { t -> run("direct", "server" to s, "tls" to t, "sslProvider" to "openssl") }
+        }
+        val out = Applicability.apply(planned, jdk = 17)
+        assertEquals(
+            listOf("netty false n/a", "netty true openssl", "tomcat false n/a", "tomcat true n/a"),
+            out.runs.map { "${it.params["server"]} ${it.params["tls"]} ${it.params["sslProvider"]}" }.sorted(),
+        )
+        assertEquals(
+            listOf(
+                "serverbench: sslProvider applies to tls=true runs only",
+                "serverbench: sslProvider applies to netty only; tomcat runs show sslProvider=n/a",
+            ),
+            out.notices,
+        )
+    }
 }

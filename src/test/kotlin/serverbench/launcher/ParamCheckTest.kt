@@ -17,6 +17,8 @@ class ParamCheckTest {
             "virtualThreads",
             "cpus",
             "cpuset",
+            "tls",
+            "sslProvider",
         )
     private val run = Plan.Run(
         "serverbench.benchmarks.NoopBenchmark.hello",
@@ -43,6 +45,8 @@ class ParamCheckTest {
                 "jettyMaxThreads" to "default,1,800",
                 "virtualThreads" to "true,false",
                 "delayMs" to "100",
+                "tls" to "false,true",
+                "sslProvider" to "default,jdk,openssl",
             ),
         )
     }
@@ -66,6 +70,11 @@ class ParamCheckTest {
         )
         assertEquals("-p virtualThreads=yes: virtualThreads must be true or false", check("virtualThreads" to "yes"))
         assertEquals("-p limit=: an empty value", check("limit" to ""))
+        assertEquals("-p tls=maybe: tls must be true or false", check("tls" to "maybe"))
+        assertEquals(
+            "-p sslProvider=foo: sslProvider must be 'default', jdk or openssl",
+            check("sslProvider" to "jdk,foo"),
+        )
         val cores = serverbench.fixture.CpuPlacement.machineCores()
         assertEquals(
             "-p cpus=0: cpus must be 'unlimited' or a number of CPUs from 0.01 to $cores (this machine's cores), " +
@@ -94,7 +103,7 @@ class ParamCheckTest {
         assertEquals(
             "-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, " +
                 "delayMs, jettyMaxThreads, limit, " +
-                "server, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)",
+                "server, sslProvider, tls, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)",
             check("limt" to "1000"),
         )
     }

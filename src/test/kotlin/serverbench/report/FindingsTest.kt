@@ -382,4 +382,27 @@ class FindingsTest {
             "m and n iterations, and p is at most 0.1 % (7 iterations a side reach it); where p is larger the line " +
             "says \"ranges apart\" with its p."
     }
+
+    @Test
+    fun `the conditions and the tables say when the rows ran over HTTPS`() {
+        fun noop(server: String, tls: String) = run(
+            "NoopBenchmark.hello",
+            server,
+            40_000.0,
+            400.0,
+            5.0,
+            4.9,
+            5.1,
+            mapOf("concurrency" to "64", "tls" to tls),
+        )
+        val https = listOf(noop("netty", "true"), noop("tomcat", "true"))
+        assertTrue(lines(https)[3].contains("; over HTTPS (tls=true: TLS 1.3). "), lines(https)[3])
+        assertTrue(Report.markdown(https, "h", null, null).contains(TlsCondition.HTTPS))
+        val plain = listOf(noop("netty", "false"), noop("tomcat", "false"))
+        assertTrue(lines(plain)[3].contains("; plain HTTP (tls=false). "), lines(plain)[3])
+        assertFalse(Report.markdown(plain, "h", null, null).contains(TlsCondition.HTTPS))
+        val both = https + plain
+        assertFalse(lines(both)[3].contains("HTTP"), lines(both)[3])
+        assertTrue(lines(both).any { it.startsWith("- **Noop** tls=true") }, lines(both).joinToString("\n"))
+    }
 }

@@ -1,0 +1,58 @@
+package serverbench.app
+
+import io.netty.handler.ssl.OpenSsl
+import io.netty.handler.ssl.SslProvider
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty
+import org.springframework.boot.reactor.netty.NettyServerCustomizer
+import org.springframework.context.annotation.Bean
+import org.springframework.context.annotation.Configuration
+import org.springframework.core.env.Environment
+import reactor.netty.http.Http11SslContextSpec
+import java.io.File
+import java.security.KeyStore
+import javax.net.ssl.KeyManagerFactory
+
+/**
+ * The `sslProvider` knob (Netty with `tls=true`): which TLS engine Reactor Netty's HTTPS runs on. Boot has no property
+ * for it, and Netty's own default follows the classpath (OpenSSL whenever netty-tcnative loads, which it does in this
+ * jar), so the server is made secure again here with the same key store as Boot's `server.ssl.*` and the engine
+ * named: `jdk` (JSSE, what a Spring Boot service without netty-tcnative runs) or `openssl` (BoringSSL through
+ * netty-tcnative).
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(NettySslProvider.PROPERTY)
+class NettySslProvider {
+    @Bean
+    fun sslProviderCustomizer(env: Environment): NettyServerCustomizer {
+        val provider = when (val name = env.getRequiredProperty(PROPERTY)) {
+            "jdk" -> SslProvider.JDK
+            "openssl" -> SslProvider.OPENSSL
+            else -> throw IllegalArgumentException("$PROPERTY must be jdk or openssl, was '$name'")
+        }
+        if (provider == SslProvider.OPENSSL) {
+            check(OpenSsl.isAvailable()) {
+                "sslProvider=openssl: netty-tcnative's native library does not load here " +
+                    "(${OpenSsl.unavailabilityCause()}); use sslProvider=jdk"
+            }
+        }
+        val password = env.getRequiredProperty("server.ssl.key-store-password").toCharArray()
+        val store = KeyStore.getInstance(env.getProperty("server.ssl.key-store-type", "PKCS12"))
+        File(env.getRequiredProperty("server.ssl.key-store").removePrefix("file:")).inputStream()
+            .use { store.load(it, password) }
+        val keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm()).apply {
+            init(store, password)
+        }
+        val spec = Http11SslContextSpec.forServer(keys).configure { it.sslProvider(provider) }
+        return NettyServerCustomizer { server -> server.secure { it.sslContext(spec) } }
+    }
+
+    companion object {
+        const val PROPERTY = "serverbench.netty.ssl-provider"
+
+        /** Which engine a Reactor Netty server in this JVM runs its TLS on, for the trial's setup line. */
+        fun describe(provider: String): String = when (provider) {
+            "openssl" -> "OpenSSL (${OpenSsl.versionString()} via netty-tcnative)"
+            else -> "JDK (JSSE)"
+        }
+    }
+}

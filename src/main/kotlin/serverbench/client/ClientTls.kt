@@ -1,0 +1,36 @@
+package serverbench.client
+
+import io.netty.handler.ssl.SslContext
+import io.netty.handler.ssl.SslContextBuilder
+import io.netty.handler.ssl.SslProvider
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory
+import java.security.cert.X509Certificate
+
+/**
+ * The load client's TLS (`-p tls=true`): TLS 1.3 only, through the JDK's JSSE whatever the server uses, so that the
+ * client's own cost is the same for every stack and provider compared. One context per trial: each connection's
+ * handler comes from [SslContext.newHandler] with the server's host and port, so a reconnect (Tomcat's close every
+ * 100th response) resumes the session from the context's client session cache, as a browser or an HTTP client
+ * library does; the first connections make full handshakes.
+ */
+object ClientTls {
+    const val PROTOCOL = "TLSv1.3"
+
+    /** A client that trusts [certificate] alone and checks that it names the host it connects to. */
+    fun trusting(certificate: X509Certificate): SslContext = SslContextBuilder.forClient()
+        .sslProvider(SslProvider.JDK)
+        .protocols(PROTOCOL)
+        .trustManager(certificate)
+        .build()
+
+    /**
+     * A client for a served target (`-Dserverbench.target`), whose certificate only that process knows: it accepts
+     * whatever certificate the server presents (as `wrk` does); the handshake and the encryption are the same.
+     */
+    fun trustingAny(): SslContext = SslContextBuilder.forClient()
+        .sslProvider(SslProvider.JDK)
+        .protocols(PROTOCOL)
+        .trustManager(InsecureTrustManagerFactory.INSTANCE)
+        .endpointIdentificationAlgorithm(null)
+        .build()
+}

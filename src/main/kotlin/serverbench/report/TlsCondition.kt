@@ -1,0 +1,18 @@
+package serverbench.report
+
+/** Whether a set of rows ran over HTTPS (`-p tls`, docs/tls.md), for the conditions and the tables to say so. */
+internal object TlsCondition {
+    private const val TLS = "tls"
+
+    /** Every row with `tls=true`: their table says it once, in place of a column of `true`. */
+    const val HTTPS = "Over HTTPS: `tls=true`, the client on TLS 1.3, the trial's self-signed certificate"
+
+    /** The findings' condition when every row shares one value of `tls`; null when it varies or rows predate it. */
+    fun of(runs: List<Run>): String? = when (runs.map { it.params[TLS] }.distinct().singleOrNull()) {
+        "true" -> "over HTTPS (tls=true: TLS 1.3)"
+        "false" -> "plain HTTP (tls=false)"
+        else -> null
+    }
+
+    fun allHttps(runs: List<Run>): Boolean = runs.isNotEmpty() && runs.all { it.params[TLS] == "true" }
+}
