@@ -220,7 +220,7 @@ object Report {
             cells += run.variant
             ALWAYS.forEach { cells += run.params[it] ?: "" }
             engines.forEach { _ -> cells += run.engine }
-            varying.forEach { cells += run.params[it] ?: "" }
+            varying.forEach { cells += run.params[it] ?: Results.absentAs(it) ?: "" }
             val old = baseByKey[run.key]
             for ((metric, _) in columns) cells += cell(metric, run, old, withBaseline)
             if (warned) cells += run.warnings.joinToString(", ")

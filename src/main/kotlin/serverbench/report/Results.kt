@@ -104,6 +104,15 @@ fun compareParams(names: Collection<String>, a: Map<String, String>, b: Map<Stri
 
 /** Reads JMH's `-rf json` output. */
 object Results {
+    private val ADDED_LATER = mapOf(
+        "tls" to setOf("false"),
+        "sslProvider" to setOf("default", "n/a"),
+        "jettyMaxThreads" to setOf("default", "n/a"),
+    )
+
+    /** What a table shows for a knob added later that a row does not have: its default, dropped on reading. */
+    fun absentAs(param: String): String? = ADDED_LATER[param]?.first()
+
     fun read(file: File): List<Run> {
         require(file.isFile) { "$file does not exist" }
         val root = try {
@@ -118,6 +127,9 @@ object Results {
             r["params"]?.properties()?.forEach { (k, v) -> params[k] = v.asString() }
             // Results from before the CPU budget existed have no such parameters: its defaults must match them.
             params.keys.removeIf { serverbench.fixture.CpuPlacement.isDefault(it, params[it]) }
+            // Nor knobs added later (TLS, Jetty's pool): at the values that mean what a result without them meant, so
+            // a baseline from before them still pairs with today's rows.
+            params.keys.removeIf { params[it] in ADDED_LATER[it].orEmpty() }
             val secondary = LinkedHashMap<String, Metric>()
             r["secondaryMetrics"]?.properties()?.forEach { (k, v) -> secondary[k] = metric(v) }
             val dir = file.absoluteFile.parentFile

@@ -27,7 +27,8 @@ class PlanTest {
         )
         // Every declared parameter is planned, the ones not given at their defaults (concurrency 64, closed loop).
         assertTrue(runs.all { it.params["concurrency"] == "64" && it.params["rate"] == "0" }, runs[0].params.toString())
-        val declared = setOf("server", "concurrency", "rate", "cpus", "cpuset", "clientThreads", "limit")
+        val declared =
+            setOf("server", "concurrency", "rate", "cpus", "cpuset", "clientThreads", "limit", "tls", "sslProvider")
         assertEquals(declared, runs[0].params.keys)
         assertTrue(runs.all { it.measurementIterations == 3 })
     }
@@ -50,7 +51,10 @@ class PlanTest {
         assertTrue("serverbench.benchmarks.NoopBenchmark.hello" in all, all.toString())
         assertTrue("serverbench.benchmarks.BlockingIoBenchmark.cfVirtual" in all, all.toString())
         val noop = Plan.declaredParams(OptionsBuilder().include("NoopBenchmark").build())
-        assertEquals(setOf("clientThreads", "concurrency", "cpus", "cpuset", "rate", "server"), noop)
+        assertEquals(
+            setOf("clientThreads", "concurrency", "cpus", "cpuset", "rate", "server", "sslProvider", "tls"),
+            noop,
+        )
         assertTrue("limit" in Plan.declaredParams(OptionsBuilder().include("CpuBenchmark.direct$").build()))
     }
 }

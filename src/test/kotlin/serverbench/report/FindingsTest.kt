@@ -80,7 +80,7 @@ class FindingsTest {
             listOf(
                 "", "## Findings", "",
                 "Conditions: closed loop, 64 connections; no CPU budget: the load client runs in the same JVM on the " +
-                    "same cores as the server; JDK 17.0.9. $NOISE",
+                    "same cores as the server; JDK 17.0.9; plain HTTP (tls=false). $NOISE",
                 "",
                 "- **BlockingIo**: most req/s **netty nonBlocking**: 636.0 vs 635.0 (tomcat nonBlocking), +0.2 %, " +
                     "within " +
@@ -266,7 +266,7 @@ class FindingsTest {
         )
         assertEquals(
             "Conditions: open loop at 2000 req/s (at most 64 connections); server under a CPU budget " +
-                "(cpus=1), the load client in the same JVM outside it; JDK 17.0.9. $NOISE",
+                "(cpus=1), the load client in the same JVM outside it; JDK 17.0.9; plain HTTP (tls=false). $NOISE",
             text[3],
         )
         val pinned = mapOf("concurrency" to "400", "cpuset" to "1", "cpus" to "unlimited")
@@ -274,7 +274,7 @@ class FindingsTest {
         assertTrue(
             other[3].startsWith(
                 "Conditions: closed loop, 400 connections; server under a CPU budget " +
-                    "(cpuset=1), the load client in the same JVM on the other cores; JDK 17.0.9.",
+                    "(cpuset=1), the load client in the same JVM on the other cores; JDK 17.0.9; plain HTTP (tls=false).",
             ),
             other[3],
         )
@@ -296,7 +296,7 @@ class FindingsTest {
         )
         assertEquals(
             "Conditions: closed loop, 400 connections; the load client in the same JVM as the server, never " +
-                "under its CPU budget.",
+                "under its CPU budget; plain HTTP (tls=false).",
             text[3].substringBefore(" \"Beyond"),
         )
         assertTrue(text[5].startsWith("- **Cpu** (cpus=1; JDK 17.0.9/21.0.2): most req/s"), text[5])
@@ -329,7 +329,7 @@ class FindingsTest {
         assertTrue(
             text[3].startsWith(
                 "Conditions: closed loop, 64 connections; no CPU budget: the load client runs " +
-                    "in the same JVM on the same cores as the server; JDK 17.0.12.",
+                    "in the same JVM on the same cores as the server; JDK 17.0.12; plain HTTP (tls=false).",
             ),
             text[3],
         )
