@@ -274,7 +274,8 @@ class FindingsTest {
         assertTrue(
             other[3].startsWith(
                 "Conditions: closed loop, 400 connections; server under a CPU budget " +
-                    "(cpuset=1), the load client in the same JVM on the other cores; JDK 17.0.9; plain HTTP (tls=false).",
+                    "(cpuset=1), the load client in the same JVM on the other cores; JDK 17.0.9; " +
+                    "plain HTTP (tls=false).",
             ),
             other[3],
         )
