@@ -68,7 +68,10 @@ class PrCompareInputTest {
     @Test
     fun `a suite and a regex, a bad fork count or an unknown option are refused`(@TempDir dir: File) {
         refused(dir, "HEAD", "HEAD", "--suite", "quick", "NoopBenchmark", says = "give one of them")
-        refused(dir, "HEAD", "HEAD", "--forks", "many", says = "--forks 'many': a whole number")
+        refused(dir, "HEAD", "HEAD", "--forks", "many", says = "--forks 'many': an even number")
+        // compare's rule, checked before the builds: an odd count or fewer than 4 would be refused after them.
+        refused(dir, "HEAD", "HEAD", "--forks", "5", says = "--forks '5': an even number of forks a side, 4 or more")
+        refused(dir, "HEAD", "HEAD", "--forks", "2", says = "--forks '2'")
         refused(dir, "HEAD", "HEAD", "--fork", "4", says = "unknown option '--fork'")
         refused(dir, "HEAD", "HEAD", "--suite", says = "--suite needs a value")
     }
