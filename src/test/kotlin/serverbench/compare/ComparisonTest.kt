@@ -11,11 +11,17 @@ import kotlin.test.assertNotNull
 import kotlin.test.assertTrue
 
 class ComparisonTest {
-    private fun run(limit: String, score: Double, p99: Double, server: String = "netty") = Run(
+    private fun run(
+        limit: String,
+        score: Double,
+        p99: Double,
+        server: String = "netty",
+        cpu: Metric = Metric(100.0, Double.NaN, "us"),
+    ) = Run(
         "serverbench.benchmarks.CpuBenchmark.direct",
         linkedMapOf("server" to server, "limit" to limit, "concurrency" to "64"),
         Metric(score, 1.0, "ops/s"),
-        mapOf("latency.p99" to Metric(p99, Double.NaN, "ms"), "server.cpuPerReq" to Metric(100.0, Double.NaN, "us")),
+        mapOf("latency.p99" to Metric(p99, Double.NaN, "ms"), "server.cpuPerReq" to cpu),
         iterations = 5,
     )
 
@@ -95,6 +101,15 @@ class ComparisonTest {
         assertEquals("score", first["metric"].asString())
         assertTrue(first["significant"].asBoolean())
         assertTrue(first["ciHigh"].asDouble() < 1.0)
+    }
+
+    @Test
+    fun `figures under 100 keep three significant digits, so 20 microseconds of CPU does not read 0_02 ms`() {
+        val cpu = Metric(0.0204, Double.NaN, "ms")
+        val same = ForkOrder.of(4).map { side -> side to listOf(run("10000", 8000.0, 3.3, cpu = cpu)) }
+        val md = ComparisonOutput.markdown(Comparison.of(same, emptySet()), "b", "h", "f")
+        assertTrue("| 0.0204 ms | 0.0204 ms |" in md.lines().single { "server CPU/req" in it }, md)
+        assertTrue("| 3.3 ms | 3.3 ms |" in md.lines().single { "| p99 |" in it }, md)
     }
 
     @Test
