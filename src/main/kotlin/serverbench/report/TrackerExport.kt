@@ -1,10 +1,12 @@
 package serverbench.report
 
 import serverbench.benchmarks.Knobs
+import serverbench.metrics.PercentileRange
 import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ObjectNode
 import java.math.BigDecimal
 import java.math.MathContext
+import java.util.Locale
 import kotlin.math.pow
 
 /**
@@ -78,7 +80,7 @@ object TrackerExport {
                 o.put("unit", t.unit)
                 o.put("value", m.score)
                 range(m)?.let { r -> o.put("range", r) }
-                o.put("extra", extra(run, range(m) != null))
+                o.put("extra", extra(run, t, range(m) != null))
             }
         }
     }
@@ -91,7 +93,8 @@ object TrackerExport {
                 val o = measures.putObject(t.slug)
                 o.put("value", m.score)
                 if (m.low.isFinite() && m.high.isFinite()) {
-                    o.put("lower_value", m.low)
+                    // None of the three figures can be negative; a wide interval of few iterations can reach below 0.
+                    o.put("lower_value", maxOf(0.0, m.low))
                     o.put("upper_value", m.high)
                 }
             }
@@ -111,15 +114,15 @@ object TrackerExport {
         return Metric(scaled(m.score), scaled(m.error), t.unit, scaled(m.low), scaled(m.high))
     }
 
-    /** JMH's 99.9 % interval: `± e` when symmetric, its ends when not (a percentile's bootstrap interval). */
+    /** The figure's interval: `± e` when symmetric (JMH's), its ends when not (a percentile's iteration range). */
     private fun range(m: Metric): String? {
         if (m.error.isNaN() || !m.low.isFinite() || !m.high.isFinite()) return null
         val symmetric = Math.abs((m.score - m.low) - (m.high - m.score)) <= 1e-9 * maxOf(1.0, Math.abs(m.score))
         return if (symmetric) "± ${num(m.error)}" else "${num(m.low)} – ${num(m.high)}"
     }
 
-    private fun extra(run: Run, ranged: Boolean): String = listOfNotNull(
-        if (ranged) "range: JMH's 99.9 % interval" else null,
+    private fun extra(run: Run, t: Tracked, ranged: Boolean): String = listOfNotNull(
+        if (ranged) rangeMeaning(run, t) else null,
         if (run.forks >
             0
         ) {
@@ -130,6 +133,15 @@ object TrackerExport {
         run.jdkVersion.takeIf { it.isNotEmpty() }?.let { "JDK $it" },
         run.warnings.takeIf { it.isNotEmpty() }?.let { "warnings: ${it.joinToString(", ")}" },
     ).joinToString("\n")
+
+    /** What the range holds: JMH's interval, or for a percentile the range of its per-iteration values. */
+    private fun rangeMeaning(run: Run, t: Tracked): String {
+        if (!PercentileRange.isPercentile(t.key)) return "range: JMH's 99.9 % interval"
+        val n = run.iterations * maxOf(1, run.forks)
+        val coverage = "%.1f".format(Locale.ROOT, 100 * PercentileRange.coverage(n))
+        return "range: lowest to highest ${t.label} of the $n measured iterations (holds a typical iteration's " +
+            "${t.label} with $coverage % probability)"
+    }
 
     private fun plural(n: Int, word: String) = if (n == 1) "1 $word" else "$n ${word}s"
 

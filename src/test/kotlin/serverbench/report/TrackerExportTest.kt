@@ -6,6 +6,7 @@ import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import kotlin.test.assertEquals
+import kotlin.test.assertFalse
 import kotlin.test.assertNull
 import kotlin.test.assertTrue
 
@@ -105,8 +106,10 @@ class TrackerExportTest {
         val p99 = byName.getValue("$noop · p99")
         assertEquals("ms", p99["unit"].asString())
         assertEquals(8.511, p99["value"].asDouble())
-        // p99's interval is a bootstrap's, asymmetric: its ends, not ± a half-width.
+        // p99's interval is the range of its per-iteration values, asymmetric: its ends, said as what they are.
         assertEquals("8.107 – 9.471", p99["range"].asString())
+        assertTrue("lowest to highest p99 of the" in p99["extra"].asString(), "$p99")
+        assertFalse("JMH's 99.9 % interval" in p99["extra"].asString(), "$p99")
         val cpu = byName.getValue("$noop · server CPU/req")
         assertEquals("µs", cpu["unit"].asString())
         assertEquals(20.3, cpu["value"].asDouble())
@@ -141,6 +144,10 @@ class TrackerExportTest {
         assertEquals(64726.25, noop.getValue("throughput")["lower_value"].asDouble())
         assertEquals(77826.75, noop.getValue("throughput")["upper_value"].asDouble())
         assertEquals(18.5, noop.getValue("server-cpu-per-request-us")["lower_value"].asDouble(), 1e-9)
+        // An interval of few iterations can reach below 0; CPU per request cannot.
+        val cpu = benchmarks.getValue("CpuBenchmark.direct (concurrency=64, limit=10000, server=tomcat)")
+        assertEquals(0.0, cpu.getValue("server-cpu-per-request-us")["lower_value"].asDouble())
+        assertEquals(460.0, cpu.getValue("server-cpu-per-request-us")["upper_value"].asDouble(), 1e-9)
         val delay = benchmarks.getValue("DelayBenchmark.delay (concurrency=8)")
         assertEquals(setOf("throughput", "latency-p99-ms"), delay.keys)
         // JMH could not tell an interval: the value alone.
