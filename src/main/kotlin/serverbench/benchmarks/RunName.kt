@@ -1,7 +1,7 @@
 package serverbench.benchmarks
 
 import org.openjdk.jmh.infra.BenchmarkParams
-import serverbench.fixture.CpuPlacement
+import serverbench.fixture.LaterParams
 
 /**
  * "CpuBenchmark.direct (server=netty, limit=1000)": a run named in console lines, warnings and failures, the same
@@ -12,7 +12,7 @@ object RunName {
     fun of(p: BenchmarkParams): String = of(p.benchmark, p.paramsKeys.associateWith { p.getParam(it) })
 
     fun of(benchmark: String, params: Map<String, String>): String {
-        val shown = params.filterNot { CpuPlacement.isDefault(it.key, it.value) }
+        val shown = params.filterNot { LaterParams.isDefault(it.key, it.value) }
         val list = if (shown.isEmpty()) "" else shown.entries.joinToString(", ", " (", ")") { "${it.key}=${it.value}" }
         return benchmark.removePrefix("serverbench.benchmarks.") + list
     }

@@ -5,6 +5,7 @@ package serverbench.hyperfoil
 import org.openjdk.jmh.runner.options.CommandLineOptionException
 import org.openjdk.jmh.runner.options.CommandLineOptions
 import serverbench.fixture.CpuPlacement
+import serverbench.fixture.LaterParams
 import serverbench.fixture.ServeAdmin
 import serverbench.launcher.Applicability
 import serverbench.launcher.Launcher
@@ -151,7 +152,7 @@ object HyperfoilCommand {
         val given = ParamCheck.given(jmhArgs)
         // Before ParamCheck, which would probe this machine's cgroups for a budget the Hyperfoil run cannot apply.
         for (name in listOf(CpuPlacement.CPUS, CpuPlacement.CPUSET)) {
-            val value = given[name]?.firstOrNull { !CpuPlacement.isDefault(name, it) } ?: continue
+            val value = given[name]?.firstOrNull { !LaterParams.isDefault(name, it) } ?: continue
             throw IllegalArgumentException(
                 "-p $name=$value: the in-VM Hyperfoil run starts scripts/serve without a CPU budget; start the " +
                     "server with scripts/serve --$name $value and pass --server-host host:port",

@@ -7,6 +7,7 @@ import serverbench.client.ClientSettings
 import serverbench.client.LoadSplit
 import serverbench.client.Request
 import serverbench.fixture.CpuPlacement
+import serverbench.fixture.LaterParams
 import serverbench.launcher.Plan
 
 /**
@@ -79,7 +80,7 @@ class Workload(
             }
             for (name in listOf(CpuPlacement.CPUS, CpuPlacement.CPUSET)) {
                 val value = run.params[name] ?: continue
-                if (CpuPlacement.isDefault(name, value)) continue
+                if (LaterParams.isDefault(name, value)) continue
                 throw IllegalArgumentException(
                     "-p $name=$value: the in-VM Hyperfoil run starts scripts/serve without a CPU budget; start the " +
                         "server with scripts/serve --$name $value and pass --server-host host:port",

@@ -2,7 +2,7 @@ package serverbench.launcher
 
 import org.openjdk.jmh.results.RunResult
 import serverbench.benchmarks.Knobs
-import serverbench.fixture.CpuPlacement
+import serverbench.fixture.LaterParams
 import serverbench.report.Report
 import java.io.File
 import java.io.FileOutputStream
@@ -102,7 +102,7 @@ object RunLine {
     /** "every run: concurrency=64, rate=0 (closed loop)": the parameters every run has, with one value. */
     fun common(runs: List<Plan.Run>): String? {
         val fixed = runs.first().params.filter { (p, v) ->
-            p != "server" && !Knobs.unset(p, v) && !CpuPlacement.isDefault(p, v) && runs.all { it.params[p] == v }
+            p != "server" && !Knobs.unset(p, v) && !LaterParams.isDefault(p, v) && runs.all { it.params[p] == v }
         }
         if (fixed.isEmpty()) return null
         val loop = when (val rate = fixed["rate"]) {

@@ -20,7 +20,7 @@ object ProfileLayout {
 
     /** `concurrency=16,limit=1000,server=netty`; characters a path cannot hold (the `/` of `n/a`) become `_`. */
     fun dirName(params: Map<String, String>): String = params.toSortedMap().entries
-        .filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
+        .filterNot { serverbench.fixture.LaterParams.isDefault(it.key, it.value) }
         .joinToString(",") { "${it.key}=${it.value}" }.replace(Regex("[^A-Za-z0-9._=,+-]"), "_")
 
     /**
@@ -33,7 +33,7 @@ object ProfileLayout {
 
     /** `server=netty · concurrency=64, limit=10000`: a run's parameters, the server first. */
     fun label(params: Map<String, String>): String {
-        val shown = params.filterNot { serverbench.fixture.CpuPlacement.isDefault(it.key, it.value) }
+        val shown = params.filterNot { serverbench.fixture.LaterParams.isDefault(it.key, it.value) }
         val rest = shown.filterKeys { it != "server" }.entries.joinToString(", ") { "${it.key}=${it.value}" }
         return listOfNotNull(shown["server"]?.let { "server=$it" }, rest.ifEmpty { null }).joinToString(" · ")
     }

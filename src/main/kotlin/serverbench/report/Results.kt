@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.fixture.LaterParams
 import serverbench.metrics.Steadiness
 import serverbench.profile.ProfileLayout
 import tools.jackson.databind.JsonNode
@@ -64,8 +65,8 @@ data class Run(
 
     /** The server's CPU budget, "cpus=1", "cpus=0.5, cpuset=1", or "" without one (defaults are dropped on read). */
     val budget: String get() = listOfNotNull(
-        params["cpus"]?.takeUnless { serverbench.fixture.CpuPlacement.isDefault("cpus", it) }?.let { "cpus=$it" },
-        params["cpuset"]?.takeUnless { serverbench.fixture.CpuPlacement.isDefault("cpuset", it) }?.let { "cpuset=$it" },
+        params["cpus"]?.takeUnless { LaterParams.isDefault("cpus", it) }?.let { "cpus=$it" },
+        params["cpuset"]?.takeUnless { LaterParams.isDefault("cpuset", it) }?.let { "cpuset=$it" },
     ).joinToString(", ")
 
     /**
@@ -104,14 +105,8 @@ fun compareParams(names: Collection<String>, a: Map<String, String>, b: Map<Stri
 
 /** Reads JMH's `-rf json` output. */
 object Results {
-    private val ADDED_LATER = mapOf(
-        "tls" to setOf("false"),
-        "sslProvider" to setOf("default", "n/a"),
-        "jettyMaxThreads" to setOf("default", "n/a"),
-    )
-
-    /** What a table shows for a knob added later that a row does not have: its default, dropped on reading. */
-    fun absentAs(param: String): String? = ADDED_LATER[param]?.first()
+    /** What a table shows for a parameter added later that a row does not have: the value it meant. */
+    fun absentAs(param: String): String? = LaterParams.absentAs(param)
 
     fun read(file: File): List<Run> {
         require(file.isFile) { "$file does not exist" }
@@ -125,11 +120,9 @@ object Results {
             val r = root[i]
             val params = LinkedHashMap<String, String>()
             r["params"]?.properties()?.forEach { (k, v) -> params[k] = v.asString() }
-            // Results from before the CPU budget existed have no such parameters: its defaults must match them.
-            params.keys.removeIf { serverbench.fixture.CpuPlacement.isDefault(it, params[it]) }
-            // Nor knobs added later (TLS, Jetty's pool): at the values that mean what a result without them meant, so
-            // a baseline from before them still pairs with today's rows.
-            params.keys.removeIf { params[it] in ADDED_LATER[it].orEmpty() }
+            // Results from before a parameter existed do not have it: at the value that means what they meant it is
+            // dropped, so a baseline from before it still pairs with today's rows.
+            params.keys.removeIf { LaterParams.isDefault(it, params[it]) }
             val secondary = LinkedHashMap<String, Metric>()
             r["secondaryMetrics"]?.properties()?.forEach { (k, v) -> secondary[k] = metric(v) }
             val dir = file.absoluteFile.parentFile
