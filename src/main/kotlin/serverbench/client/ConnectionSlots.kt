@@ -68,15 +68,13 @@ internal class ConnectionSlots(
     }
 
     fun connect(slot: Int) {
-        val connection = Connection(client, this, slot)
+        val connection = Connection(client, this, slot, replacing = all[slot] != null)
         all[slot] = connection
         bootstrap.clone()
             .handler(object : ChannelInitializer<Channel>() {
                 override fun initChannel(ch: Channel) {
-                    // The host and port let the client session cache resume this server's session on a reconnect.
-                    client.settings.tls?.let {
-                        ch.pipeline().addLast(it.newHandler(ch.alloc(), address.hostString, address.port))
-                    }
+                    // The host and port let the client session cache resume the server's session on a reconnect.
+                    client.settings.tls?.let { ch.pipeline().addLast(TlsHandshakes.handler(it, ch.alloc(), address)) }
                     ch.pipeline().addLast(connection)
                 }
             })
@@ -92,6 +90,7 @@ internal class ConnectionSlots(
 
     fun connected(c: Connection) {
         active++
+        client.stats.connects++
         client.stats.connectionsOpen(active)
         client.pacing.connected(c)
     }

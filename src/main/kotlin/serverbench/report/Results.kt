@@ -108,6 +108,7 @@ object Results {
         "tls" to setOf("false"),
         "sslProvider" to setOf("default", "n/a"),
         "jettyMaxThreads" to setOf("default", "n/a"),
+        "requestsPerConnection" to setOf("unlimited"),
     )
 
     /** What a table shows for a knob added later that a row does not have: its default, dropped on reading. */
