@@ -73,8 +73,10 @@ internal class ConnectionSlots(
         bootstrap.clone()
             .handler(object : ChannelInitializer<Channel>() {
                 override fun initChannel(ch: Channel) {
-                    // The host and port let the client session cache resume the server's session on a reconnect.
-                    client.settings.tls?.let { ch.pipeline().addLast(TlsHandshakes.handler(it, ch.alloc(), address)) }
+                    // Made for the slot: its reconnect resumes the session of its previous connection.
+                    client.settings.tls?.let {
+                        ch.pipeline().addLast(TlsHandshakes.handler(it, ch.alloc(), address, slot))
+                    }
                     ch.pipeline().addLast(connection)
                 }
             })

@@ -40,13 +40,21 @@ object TlsHandshakes {
     }
 
     /**
-     * The connection's TLS handler. With resumption (the default) its engine is made for the server's host and port,
-     * the key of JSSE's client session cache, as an HTTP client library's is, so a reconnect offers the ticket the
-     * server sent on an earlier connection. Without, the port is left out (-1): JSSE then neither stores the session
-     * under a key nor looks one up, so every handshake is full; the host is still there for the certificate's check.
+     * The TLS handler of the connection in [slot]. With resumption (the default) its engine gets the server's host and
+     * a session-reuse key, the peer port that JSSE's client session cache is keyed by (the engine's peer port is only
+     * that hint, unauthenticated; the socket goes to [address]): the server's port for slot 0, and beyond 65535 for the
+     * others, one key per slot. So each slot's reconnect offers the ticket the server sent on that slot's previous
+     * connection, as each of [slot] separate clients would. One shared key would not do: JDK 17's client keeps one
+     * ticket per host and port, and with many connections reconnecting at once almost none resumes (docs/tls.md).
+     * Without resumption the key is left out (-1): JSSE then neither stores a session under a key nor looks one up, so
+     * every handshake is full; the host is still there for the certificate's check.
      */
-    fun handler(context: SslContext, alloc: ByteBufAllocator, address: InetSocketAddress): SslHandler =
-        context.newHandler(alloc, address.hostString, if (resumption()) address.port else -1)
+    fun handler(context: SslContext, alloc: ByteBufAllocator, address: InetSocketAddress, slot: Int): SslHandler {
+        val key = if (!resumption()) -1 else address.port + (slot shl PORT_BITS)
+        return context.newHandler(alloc, address.hostString, key)
+    }
+
+    private const val PORT_BITS = 16
 
     /** How the handshake that produced [session] went (read when it completed). */
     fun kind(session: SSLSession): Kind = when {
