@@ -23,7 +23,7 @@ internal object ConnectionParams {
         return settings.copy(requestsPerConnection = value.toIntOrNull() ?: 0)
     }
 
-    /** The setup line's part: "; a new connection every 10 responses, TLS session resumption on"; "" by default. */
+    /** The setup line's part: ", a new connection every 10 responses (...), TLS session resumption on"; or "". */
     fun describe(settings: ClientSettings): String {
         val requests = settings.requestsPerConnection
         val parts = listOfNotNull(

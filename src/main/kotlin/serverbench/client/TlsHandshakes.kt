@@ -42,19 +42,25 @@ object TlsHandshakes {
     /**
      * The TLS handler of the connection in [slot]. With resumption (the default) its engine gets the server's host and
      * a session-reuse key, the peer port that JSSE's client session cache is keyed by (the engine's peer port is only
-     * that hint, unauthenticated; the socket goes to [address]): the server's port for slot 0, and beyond 65535 for the
-     * others, one key per slot. So each slot's reconnect offers the ticket the server sent on that slot's previous
-     * connection, as each of [slot] separate clients would. One shared key would not do: JDK 17's client keeps one
-     * ticket per host and port, and with many connections reconnecting at once almost none resumes (docs/tls.md).
+     * that hint, unauthenticated; the socket goes to [address]): the server's port for slot 0, 65536 + slot for the
+     * others (a context serves one server). So each slot's reconnect offers the ticket the server sent on that slot's
+     * previous connection, as separate clients, one per slot, would. One shared key would not do: JDK 17's client keeps
+     * one ticket per host and port, and with many connections reconnecting at once almost none resumes (docs/tls.md).
      * Without resumption the key is left out (-1): JSSE then neither stores a session under a key nor looks one up, so
      * every handshake is full; the host is still there for the certificate's check.
      */
     fun handler(context: SslContext, alloc: ByteBufAllocator, address: InetSocketAddress, slot: Int): SslHandler {
-        val key = if (!resumption()) -1 else address.port + (slot shl PORT_BITS)
+        val key = if (!resumption()) {
+            -1
+        } else if (slot == 0) {
+            address.port
+        } else {
+            PORTS + slot
+        }
         return context.newHandler(alloc, address.hostString, key)
     }
 
-    private const val PORT_BITS = 16
+    private const val PORTS = 65536
 
     /** How the handshake that produced [session] went (read when it completed). */
     fun kind(session: SSLSession): Kind = when {
