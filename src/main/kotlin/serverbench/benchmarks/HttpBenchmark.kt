@@ -107,6 +107,10 @@ abstract class HttpBenchmark {
     @Param(Knobs.DEFAULT)
     var sslProvider: String = Knobs.DEFAULT
 
+    /** Responses per connection before the client closes it and opens another (docs/tls.md): `unlimited` or N. */
+    @Param(ConnectionParams.UNLIMITED)
+    var requestsPerConnection: String = ConnectionParams.UNLIMITED
+
     /** The benchmark method being run (set when the trial starts). */
     protected var variant: String = ""
 
@@ -178,7 +182,7 @@ abstract class HttpBenchmark {
                 val props = serverProperties() + TlsParams.properties(provider.takeIf { sslProvider != Knobs.DEFAULT })
                 TargetServer.connect(target, kind, placement, name, inProcessOnly, props, secure)
             }.also { this.sut = it }
-            val settings = sut.clientSettings(clientSettings())
+            val settings = ConnectionParams.settings(sut.clientSettings(clientSettings()), requestsPerConnection)
             val session = sut.verify(request, settings)
             if (clientThreads == LoadSplit.AUTO && sut.remote) {
                 threads = LoadSplit.autoRemote(sut.processors, Runtime.getRuntime().availableProcessors())
@@ -201,7 +205,7 @@ abstract class HttpBenchmark {
             println(
                 "\nserverbench: ${sut.describe()}, first validated response at $ready ms" +
                     "${TlsParams.describe(session, provider.takeIf { !sut.remote })}; " +
-                    "${TrialLines.load(client, clientThreads)} -> $request",
+                    "${TrialLines.load(client, clientThreads)}${ConnectionParams.describe(settings)} -> $request",
             )
             client.split.reduction?.let { println("serverbench: $it") }
             warmupSeconds = -1.0

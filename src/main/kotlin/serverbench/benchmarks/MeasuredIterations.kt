@@ -3,6 +3,7 @@ package serverbench.benchmarks
 import org.openjdk.jmh.infra.IterationParams
 import org.openjdk.jmh.runner.IterationType
 import serverbench.client.ClientReport
+import serverbench.client.Handshakes
 import serverbench.metrics.Guards
 import serverbench.metrics.IterationReport
 import serverbench.metrics.Steadiness
@@ -19,6 +20,10 @@ internal class MeasuredIterations {
     /** Each client thread's own successes, summed over the measured iterations. */
     private var threadSuccesses = LongArray(0)
 
+    /** Connections and TLS handshakes over the measured iterations, and their wall time. */
+    private var handshakes = Handshakes()
+    private var wallNanos = 0L
+
     /** Why the measured iterations were not judged (too few), for a line of its own: it is no guard that fired. */
     private var notJudged: String? = null
 
@@ -27,6 +32,8 @@ internal class MeasuredIterations {
         warnings.clear()
         rates.clear()
         threadSuccesses = LongArray(0)
+        handshakes = Handshakes()
+        wallNanos = 0
         notJudged = null
     }
 
@@ -36,6 +43,8 @@ internal class MeasuredIterations {
         if (report.wallNanos > 0) rates += report.successes / (report.wallNanos / 1e9)
         if (threadSuccesses.size != report.threads.size) threadSuccesses = LongArray(report.threads.size)
         report.threads.forEachIndexed { i, t -> threadSuccesses[i] += t.successes }
+        handshakes += report.handshakes
+        wallNanos += report.wallNanos
         return ++count == iteration.count
     }
 
@@ -67,9 +76,31 @@ internal class MeasuredIterations {
             counts.joinToString(" / ") { "%,d".format(it) } + " (spread %.1f %% of their mean)".format(spread)
     }
 
+    /** Where the client opened connections while measured: how many, and over TLS which handshakes they made. */
+    fun handshakeLine(): String? {
+        val h = handshakes
+        if (h.connects == 0L || wallNanos <= 0) return null
+        val perSecond = { n: Long -> "%,.0f/s".format(n / (wallNanos / 1e9)) }
+        val tls = h.tlsFull + h.tlsResumed
+        return "connections opened in the measured iterations: %,d (%s)".format(h.connects, perSecond(h.connects)) +
+            (
+                if (tls == 0L) {
+                    ""
+                } else {
+                    "; TLS handshakes %,d full (%s), %,d resumed (%s)".format(
+                        h.tlsFull,
+                        perSecond(h.tlsFull),
+                        h.tlsResumed,
+                        perSecond(h.tlsResumed),
+                    )
+                }
+                )
+    }
+
     /** One line per guard that fired; a run-level guard (count 0) judges the measured iterations together. */
     fun printWarnings(runName: String) {
         threadLine()?.let { println("\nserverbench: $it") }
+        handshakeLine()?.let { println("\nserverbench: $it") }
         notJudged?.let { println("\nserverbench: steadiness not judged for $runName: $it") }
         for ((guard, fired) in warnings) {
             val where = if (fired.first == 0) "" else ", in ${fired.first} of $count measured iterations"

@@ -51,6 +51,7 @@ object ParamRules {
         Knobs.SSL_PROVIDER to Rule("'${Knobs.DEFAULT}', ${TlsParams.JDK} or ${TlsParams.OPENSSL}") {
             it == Knobs.DEFAULT || it == Knobs.NOT_APPLICABLE || it == TlsParams.JDK || it == TlsParams.OPENSSL
         },
+        ConnectionParams.REQUESTS_PER_CONNECTION to ConnectionParams.rule,
         Knobs.VIRTUAL_THREADS to Rule("true or false") { it == "true" || it == "false" || it == Knobs.NOT_APPLICABLE },
         CpuPlacement.CLIENT_THREADS to
             Rule("'${LoadSplit.AUTO}' or an integer from 1 to ${LoadSplit.MAX_THREADS}") { v ->

@@ -49,6 +49,8 @@ class ClientReport(
     val responseBytes: Long = 0,
     /** Each client thread's own figures, the benchmark thread's first ([LoadGroup]); one entry with one thread. */
     threads: List<ThreadShare>? = null,
+    /** Connections opened and TLS handshakes in the iteration (`-p requestsPerConnection`, docs/tls.md). */
+    val handshakes: Handshakes = Handshakes(),
 ) {
     val openLoop: Boolean get() = rate > 0
 
@@ -99,6 +101,7 @@ class ClientReport(
                 unanswered = all.sumOf { it.unanswered },
                 oldestUnansweredNanos = all.maxOf { it.oldestUnansweredNanos },
                 threads = all.flatMap { it.threads },
+                handshakes = all.map { it.handshakes }.reduce(Handshakes::plus),
             )
         }
     }

@@ -16,8 +16,14 @@ data class ClientSettings(
     val connectTimeout: Duration = Duration.ofSeconds(10),
     /** `-p tls=true`: every connection speaks TLS through this context ([ClientTls]); null: plain HTTP. */
     val tls: SslContext? = null,
+    /**
+     * `-p requestsPerConnection`: the client closes each connection after this many responses and opens a new one
+     * (its connect and handshake in the next request's latency); 0 = as many as the server allows (keep-alive).
+     */
+    val requestsPerConnection: Int = 0,
 ) {
     init {
+        require(requestsPerConnection >= 0) { "requestsPerConnection must be >= 0, was $requestsPerConnection" }
         require(!timeout.isNegative && !timeout.isZero) { "timeout must be positive, was $timeout" }
         require(maxErrors >= 0) { "maxErrors must be >= 0, was $maxErrors" }
     }
@@ -29,6 +35,6 @@ data class ClientSettings(
         fun fromSystemProperties(): ClientSettings = ClientSettings(
             timeout = Duration.ofMillis(Properties.long(TIMEOUT_PROPERTY, min = 1) ?: 30_000),
             maxErrors = Properties.long(MAX_ERRORS_PROPERTY, min = 0) ?: 0,
-        )
+        ).also { TlsHandshakes.resumption() } // a bad -Dserverbench.tlsResumption fails here, before anything starts
     }
 }

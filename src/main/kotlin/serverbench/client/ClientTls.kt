@@ -4,14 +4,16 @@ import io.netty.handler.ssl.SslContext
 import io.netty.handler.ssl.SslContextBuilder
 import io.netty.handler.ssl.SslProvider
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory
+import java.security.KeyStore
 import java.security.cert.X509Certificate
+import javax.net.ssl.TrustManagerFactory
 
 /**
  * The load client's TLS (`-p tls=true`): TLS 1.3 only, through the JDK's JSSE whatever the server uses, so that the
  * client's own cost is the same for every stack and provider compared. One context per trial: each connection's
  * handler comes from [SslContext.newHandler] with the server's host and port, so a reconnect (Tomcat's close every
- * 100th response) resumes the session from the context's client session cache, as a browser or an HTTP client
- * library does; the first connections make full handshakes.
+ * 100th response, or `-p requestsPerConnection`) resumes the session from the context's client session cache, as a
+ * browser or an HTTP client library does; the first connections make full handshakes. [TlsHandshakes] counts which.
  */
 object ClientTls {
     const val PROTOCOL = "TLSv1.3"
@@ -20,7 +22,7 @@ object ClientTls {
     fun trusting(certificate: X509Certificate): SslContext = SslContextBuilder.forClient()
         .sslProvider(SslProvider.JDK)
         .protocols(PROTOCOL)
-        .trustManager(certificate)
+        .trustManager(TlsHandshakes.counting(factory(certificate)))
         .build()
 
     /**
@@ -30,7 +32,16 @@ object ClientTls {
     fun trustingAny(): SslContext = SslContextBuilder.forClient()
         .sslProvider(SslProvider.JDK)
         .protocols(PROTOCOL)
-        .trustManager(InsecureTrustManagerFactory.INSTANCE)
+        .trustManager(TlsHandshakes.counting(InsecureTrustManagerFactory.INSTANCE))
         .endpointIdentificationAlgorithm(null)
         .build()
+
+    /** What `.trustManager(certificate)` would make: trusts [certificate] alone (wrapped to count handshakes). */
+    private fun factory(certificate: X509Certificate): TrustManagerFactory {
+        val store = KeyStore.getInstance(KeyStore.getDefaultType()).apply {
+            load(null, null)
+            setCertificateEntry("server", certificate)
+        }
+        return TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm()).apply { init(store) }
+    }
 }

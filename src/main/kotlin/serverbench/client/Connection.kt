@@ -14,8 +14,13 @@ import java.util.concurrent.TimeUnit
  * (re)connect. It writes the client's shared request bytes, parses the response with [ResponseParser], and tells the
  * client how each request ended: a success with its times, or a failure by kind saying what was received.
  */
-internal class Connection(private val client: LoadClient, private val slots: ConnectionSlots, val slot: Int) :
-    ChannelInboundHandlerAdapter() {
+internal class Connection(
+    private val client: LoadClient,
+    private val slots: ConnectionSlots,
+    val slot: Int,
+    /** It replaces a closed connection: its first request waited for it to open (see [send]). */
+    private val replacing: Boolean = false,
+) : ChannelInboundHandlerAdapter() {
     var channel: Channel? = null
         private set
 
@@ -72,7 +77,15 @@ internal class Connection(private val client: LoadClient, private val slots: Con
         counted = false
         inFlight = true
         sentAt = System.nanoTime()
-        intendedAt = if (due == 0L) sentAt else due
+        // Closed loop: a replacement's first request was due when the connection before it closed, so its latency
+        // holds the connect and the TLS handshake, as a real client's request waits for them.
+        intendedAt = if (due != 0L) {
+            due
+        } else if (replacing && sent == 1L) {
+            openedAt
+        } else {
+            sentAt
+        }
         // The previous request was fully written before its response arrived, so the view can be rewound;
         // a view still holding unwritten bytes would be queued in the channel, so it gets a fresh one.
         val bytes = if (requestView.isReadable) client.requestBytes.duplicate() else requestView.readerIndex(0)
@@ -164,12 +177,18 @@ internal class Connection(private val client: LoadClient, private val slots: Con
 
             else -> client.succeeded(now, now - intendedAt, now - sentAt, received)
         }
-        if (parser.keepAlive) {
-            client.pacing.ready(this)
-        } else {
-            // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
-            client.stats.reconnects++
-            ctx.close()
+        val limit = client.settings.requestsPerConnection
+        when {
+            !parser.keepAlive -> {
+                // The server announced the close (Tomcat does after max-keep-alive-requests): not a failure.
+                client.stats.reconnects++
+                ctx.close()
+            }
+
+            // -p requestsPerConnection: the client closes and reconnects on purpose (not counted as a reconnect).
+            limit > 0 && sent >= limit -> ctx.close()
+
+            else -> client.pacing.ready(this)
         }
     }
 
@@ -217,6 +236,11 @@ internal class Connection(private val client: LoadClient, private val slots: Con
             if (evt.isSuccess) {
                 val session = ctx.pipeline().get(SslHandler::class.java).engine().session
                 slots.tlsSession = "${session.protocol} ${session.cipherSuite}"
+                when (TlsHandshakes.kind(session)) {
+                    TlsHandshakes.Kind.FULL -> client.stats.tlsFull++
+                    TlsHandshakes.Kind.RESUMED -> client.stats.tlsResumed++
+                    TlsHandshakes.Kind.UNKNOWN -> {} // a context not from ClientTls: neither (tests check the sum)
+                }
             } else if (!counted && !client.closing) {
                 counted = true
                 inFlight = false

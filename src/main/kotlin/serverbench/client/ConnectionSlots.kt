@@ -68,14 +68,14 @@ internal class ConnectionSlots(
     }
 
     fun connect(slot: Int) {
-        val connection = Connection(client, this, slot)
+        val connection = Connection(client, this, slot, replacing = all[slot] != null)
         all[slot] = connection
         bootstrap.clone()
             .handler(object : ChannelInitializer<Channel>() {
                 override fun initChannel(ch: Channel) {
-                    // The host and port let the client session cache resume this server's session on a reconnect.
+                    // Made for the slot: its reconnect resumes the session of its previous connection.
                     client.settings.tls?.let {
-                        ch.pipeline().addLast(it.newHandler(ch.alloc(), address.hostString, address.port))
+                        ch.pipeline().addLast(TlsHandshakes.handler(it, ch.alloc(), address, slot))
                     }
                     ch.pipeline().addLast(connection)
                 }
@@ -92,6 +92,7 @@ internal class ConnectionSlots(
 
     fun connected(c: Connection) {
         active++
+        client.stats.connects++
         client.stats.connectionsOpen(active)
         client.pacing.connected(c)
     }

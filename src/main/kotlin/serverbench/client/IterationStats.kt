@@ -29,6 +29,11 @@ internal class IterationStats(
     private var responseBytes = 0L
     var reconnects = 0L
 
+    /** Connections opened (TCP), and TLS handshakes completed full or resumed ([TlsHandshakes]). */
+    var connects = 0L
+    var tlsFull = 0L
+    var tlsResumed = 0L
+
     /** Open loop: requests sent late, requests dropped, and whether a due request found every connection busy. */
     var late = 0L
     var dropped = 0L
@@ -74,6 +79,9 @@ internal class IterationStats(
         responseBytes = 0
         opsWithoutSuccess = 0
         reconnects = 0
+        connects = 0
+        tlsFull = 0
+        tlsResumed = 0
         late = 0
         dropped = 0
         capReached = false
@@ -145,6 +153,7 @@ internal class IterationStats(
             successes = successes,
             failures = failures.copy(),
             reconnects = reconnects,
+            handshakes = Handshakes(connects, tlsFull, tlsResumed),
             clientCpuNanos = cpu,
             wallNanos = wall,
             discardedAtStart = discardedAtStart,

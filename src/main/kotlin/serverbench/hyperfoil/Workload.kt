@@ -98,6 +98,12 @@ class Workload(
                 "-p tls=true: not on Hyperfoil (its workload speaks plain HTTP here); drive HTTPS with the harness " +
                     "(docs/tls.md)"
             }
+            run.params["requestsPerConnection"]?.takeIf { it != "unlimited" }?.let {
+                throw IllegalArgumentException(
+                    "-p requestsPerConnection=$it: not on Hyperfoil (its connections stay open); measure connections " +
+                        "and handshakes with the harness (docs/tls.md)",
+                )
+            }
             val request = request(run)
             if (request.shape != null) {
                 throw IllegalArgumentException("$shown: not on Hyperfoil: its bodies are checked by shape")

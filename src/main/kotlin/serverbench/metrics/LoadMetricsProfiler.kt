@@ -14,6 +14,7 @@ import serverbench.client.FailureKind
 /**
  * Turns what the load client and the [ResourceMeter] measured in an iteration into JMH secondary results:
  * `latency.*` (ms, from every request), `errors` (and `errors.<kind>` when non-zero), `reconnects` (when non-zero),
+ * connections and TLS handshakes per second ([ConnectionFigures]),
  * `client.cpu` / `client.cpuPerReq` (cores, all client threads; µs per successful request), `client.threads` (and
  * with more than one, `client.threadSpread`: how unevenly they carried the load), `server.cpu` / `server.cpuPerReq`
  * (the rest of the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`,
@@ -117,6 +118,7 @@ class LoadMetricsProfiler : InternalProfiler {
             if (client.reconnects > 0) {
                 out += ScalarResult("reconnects", client.reconnects.toDouble(), "count", AggregationPolicy.SUM)
             }
+            out += ConnectionFigures.results(client)
             val wall = client.wallNanos.toDouble()
             val requests = client.successes.toDouble()
             out += RatioResult("client.cpu", "cores", client.clientCpuNanos.toDouble(), wall)

@@ -49,7 +49,7 @@ object Report {
         "db.handover.mean" to "hand-over mean µs",
         "bytes.inPerReq" to "bytes in/req",
         "bytes.outPerReq" to "bytes out/req",
-    )
+    ) + serverbench.metrics.ConnectionFigures.COLUMNS // connections and TLS handshakes per second, where a run has them
 
     /** Whole numbers: a peak of 19 threads is not "19.00". */
     private val COUNTS = setOf("errors", "threads.peak", "fds.open")

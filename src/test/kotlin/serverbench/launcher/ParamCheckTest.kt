@@ -19,6 +19,7 @@ class ParamCheckTest {
             "cpuset",
             "tls",
             "sslProvider",
+            "requestsPerConnection",
         )
     private val run = Plan.Run(
         "serverbench.benchmarks.NoopBenchmark.hello",
@@ -47,6 +48,7 @@ class ParamCheckTest {
                 "delayMs" to "100",
                 "tls" to "false,true",
                 "sslProvider" to "default,jdk,openssl",
+                "requestsPerConnection" to "unlimited,1,100",
             ),
         )
     }
@@ -71,6 +73,10 @@ class ParamCheckTest {
         assertEquals("-p virtualThreads=yes: virtualThreads must be true or false", check("virtualThreads" to "yes"))
         assertEquals("-p limit=: an empty value", check("limit" to ""))
         assertEquals("-p tls=maybe: tls must be true or false", check("tls" to "maybe"))
+        assertEquals(
+            "-p requestsPerConnection=0: requestsPerConnection must be 'unlimited' or an integer from 1 to 1000000",
+            check("requestsPerConnection" to "1,0"),
+        )
         assertEquals(
             "-p sslProvider=foo: sslProvider must be 'default', jdk or openssl",
             check("sslProvider" to "jdk,foo"),
@@ -99,10 +105,20 @@ class ParamCheckTest {
     }
 
     @Test
+    fun `a bad tlsResumption property is named before anything starts`() {
+        System.setProperty("serverbench.tlsResumption", "maybe")
+        try {
+            assertEquals("serverbench.tlsResumption must be true or false, was 'maybe'", check("tls" to "true"))
+        } finally {
+            System.clearProperty("serverbench.tlsResumption")
+        }
+    }
+
+    @Test
     fun `a parameter no selected benchmark has is an error, not silently ignored`() {
         assertEquals(
             "-p limt=1000: no selected benchmark has a parameter 'limt'; theirs are concurrency, cpus, cpuset, " +
-                "delayMs, jettyMaxThreads, limit, " +
+                "delayMs, jettyMaxThreads, limit, requestsPerConnection, " +
                 "server, sslProvider, tls, tomcatMaxThreads, virtualThreads (list them with -lp <pattern>)",
             check("limt" to "1000"),
         )
