@@ -16,10 +16,13 @@ data class ClientSettings(
     val connectTimeout: Duration = Duration.ofSeconds(10),
     /** `-p tls=true`: every connection speaks TLS through this context ([ClientTls]); null: plain HTTP. */
     val tls: SslContext? = null,
+    /** `-p protocol=h2`: streams in flight per HTTP/2 connection ([H2Connection]); 0: HTTP/1.1. */
+    val http2Streams: Int = 0,
 ) {
     init {
         require(!timeout.isNegative && !timeout.isZero) { "timeout must be positive, was $timeout" }
         require(maxErrors >= 0) { "maxErrors must be >= 0, was $maxErrors" }
+        require(http2Streams >= 0) { "http2Streams must be >= 0, was $http2Streams" }
     }
 
     companion object {

@@ -14,19 +14,20 @@ import java.util.concurrent.TimeUnit
  * (re)connect. It writes the client's shared request bytes, parses the response with [ResponseParser], and tells the
  * client how each request ended: a success with its times, or a failure by kind saying what was received.
  */
-internal class Connection(private val client: LoadClient, private val slots: ConnectionSlots, val slot: Int) :
-    ChannelInboundHandlerAdapter() {
-    var channel: Channel? = null
+internal class Connection(private val client: LoadClient, private val slots: ConnectionSlots, override val slot: Int) :
+    ChannelInboundHandlerAdapter(),
+    RequestSlot {
+    override var channel: Channel? = null
         private set
 
     /** When the request in flight was written. */
-    var sentAt = 0L
+    override var sentAt = 0L
         private set
 
     /** When the request was due: [sentAt] in closed loop; the schedule's time in open loop. */
-    var intendedAt = 0L
+    override var intendedAt = 0L
         private set
-    var inFlight = false
+    override var inFlight = false
         private set
 
     /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
@@ -58,13 +59,13 @@ internal class Connection(private val client: LoadClient, private val slots: Con
     }
 
     /** Still the connection of its slot (not closed and replaced) and open. */
-    fun isCurrent(): Boolean = slots.holds(this) && channel?.isActive == true
+    override fun isCurrent(): Boolean = slots.holds(this) && channel?.isActive == true
 
     /** Open, not replaced, nothing in flight: may carry the next request. */
-    fun isUsable(): Boolean = !inFlight && isCurrent()
+    override fun isUsable(): Boolean = !inFlight && isCurrent()
 
     /** Sends the request; [due] is its scheduled time in open loop (0 in closed loop: due when sent). */
-    fun send(due: Long) {
+    override fun send(due: Long) {
         val ch = channel!!
         sent++
         received = 0
@@ -183,7 +184,7 @@ internal class Connection(private val client: LoadClient, private val slots: Con
     }
 
     /** The request in flight got no complete response within the timeout: a failure, and the connection is replaced. */
-    fun timedOut(now: Long) {
+    override fun timedOut(now: Long) {
         inFlight = false
         counted = true
         val ms = client.settings.timeout.toMillis()
@@ -241,7 +242,7 @@ internal class Connection(private val client: LoadClient, private val slots: Con
 }
 
 /** A response's text for a failure message: on one line, at most [ResponseParser.SAMPLE_BYTES] characters. */
-private fun oneLine(s: String): String {
+internal fun oneLine(s: String): String {
     val flat = s.replace(Regex("\\s+"), " ").trim()
     val max = ResponseParser.SAMPLE_BYTES
     return if (flat.length > max) flat.take(max) + "…" else flat

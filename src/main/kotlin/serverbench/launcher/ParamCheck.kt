@@ -1,5 +1,6 @@
 package serverbench.launcher
 
+import serverbench.benchmarks.H2Params
 import serverbench.benchmarks.HttpBenchmark
 import serverbench.benchmarks.ParamRules
 import serverbench.client.ClientSettings
@@ -55,8 +56,12 @@ object ParamCheck {
         budgetProblem(runs)?.let { return it }
         for (run in runs) {
             val concurrency = run.params["concurrency"]?.toIntOrNull() ?: continue
+            val streams = if (run.params["protocol"] == "h2") run.params["streams"]?.toIntOrNull() ?: 1 else 1
+            if (run.params["protocol"] == "h2") {
+                H2Params.problem(run.params["server"] ?: "", streams, concurrency)?.let { return it }
+            }
             try {
-                FileDescriptors.require(concurrency, descriptorsPerConnection(run))
+                FileDescriptors.require(concurrency / streams, descriptorsPerConnection(run))
             } catch (e: IllegalStateException) {
                 return "-p concurrency=$concurrency: ${e.message}"
             }

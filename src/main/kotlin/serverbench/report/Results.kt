@@ -107,6 +107,8 @@ object Results {
     private val ADDED_LATER = mapOf(
         "tls" to setOf("false"),
         "sslProvider" to setOf("default", "n/a"),
+        "protocol" to setOf("h1"),
+        "streams" to setOf("1", "n/a"),
         "jettyMaxThreads" to setOf("default", "n/a"),
     )
 

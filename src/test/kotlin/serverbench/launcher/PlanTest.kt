@@ -28,7 +28,10 @@ class PlanTest {
         // Every declared parameter is planned, the ones not given at their defaults (concurrency 64, closed loop).
         assertTrue(runs.all { it.params["concurrency"] == "64" && it.params["rate"] == "0" }, runs[0].params.toString())
         val declared =
-            setOf("server", "concurrency", "rate", "cpus", "cpuset", "clientThreads", "limit", "tls", "sslProvider")
+            setOf(
+                "server", "concurrency", "rate", "cpus", "cpuset", "clientThreads", "limit", "tls", "sslProvider",
+                "protocol", "streams",
+            )
         assertEquals(declared, runs[0].params.keys)
         assertTrue(runs.all { it.measurementIterations == 3 })
     }
@@ -52,7 +55,10 @@ class PlanTest {
         assertTrue("serverbench.benchmarks.BlockingIoBenchmark.cfVirtual" in all, all.toString())
         val noop = Plan.declaredParams(OptionsBuilder().include("NoopBenchmark").build())
         assertEquals(
-            setOf("clientThreads", "concurrency", "cpus", "cpuset", "rate", "server", "sslProvider", "tls"),
+            setOf(
+                "clientThreads", "concurrency", "cpus", "cpuset", "protocol", "rate", "server", "sslProvider", "streams",
+                "tls",
+            ),
             noop,
         )
         assertTrue("limit" in Plan.declaredParams(OptionsBuilder().include("CpuBenchmark.direct$").build()))
