@@ -93,7 +93,9 @@ internal class H2Connection(
 
     override fun handlerAdded(ctx: ChannelHandlerContext) {
         handler =
-            Http2ConnectionHandlerBuilder().server(false).validateHeaders(false).frameListener(H2Frames(this)).build()
+            // A close does not wait for the streams in flight (Netty's default waits 30 s): the client is done then.
+            Http2ConnectionHandlerBuilder().server(false).validateHeaders(false).gracefulShutdownTimeoutMillis(0)
+                .frameListener(H2Frames(this)).build()
         ctx.pipeline().addAfter(ctx.name(), null, handler)
         h2 = ctx.pipeline().context(handler)
         handler.connection().addListener(object : Http2ConnectionAdapter() {
