@@ -56,8 +56,8 @@ class PlanTest {
         val noop = Plan.declaredParams(OptionsBuilder().include("NoopBenchmark").build())
         assertEquals(
             setOf(
-                "clientThreads", "concurrency", "cpus", "cpuset", "protocol", "rate", "server", "sslProvider", "streams",
-                "tls",
+                "clientThreads", "concurrency", "cpus", "cpuset", "protocol", "rate", "server", "sslProvider",
+                "streams", "tls",
             ),
             noop,
         )
