@@ -20,8 +20,13 @@ internal object ConnectionParams {
     /** [settings] with [value] applied (0 for [UNLIMITED]); checked with the launcher's rule, for runs without it. */
     fun settings(settings: ClientSettings, value: String): ClientSettings {
         require(rule.accepts(value)) { "$REQUESTS_PER_CONNECTION must be ${rule.allowed}, was '$value'" }
+        require(value == UNLIMITED || settings.http2Streams == 0) { h2Problem(value) }
         return settings.copy(requestsPerConnection = value.toIntOrNull() ?: 0)
     }
+
+    /** Why [value] cannot go with `protocol=h2`, in one line. */
+    fun h2Problem(value: String) = "-p $REQUESTS_PER_CONNECTION=$value: HTTP/1.1 only (protocol=h1): an HTTP/2 " +
+        "connection's streams are not closed one by one; leave it at $UNLIMITED with protocol=h2"
 
     /** The setup line's part: ", a new connection every 10 responses (...), TLS session resumption on"; or "". */
     fun describe(settings: ClientSettings): String {

@@ -57,7 +57,7 @@ import java.util.concurrent.TimeUnit
 @Fork(value = 1, jvmArgs = ["-Xms2g", "-Xmx2g", "-XX:+UseG1GC"])
 @Warmup(iterations = 0, time = 5, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 5, timeUnit = TimeUnit.SECONDS)
-abstract class HttpBenchmark {
+abstract class HttpBenchmark : ProtocolParams() {
 
     /**
      * The stack under test: `tomcat` or `jetty` (Spring MVC) or `netty` (Spring WebFlux). Jetty is opt-in
@@ -98,18 +98,6 @@ abstract class HttpBenchmark {
      */
     @Param(LoadSplit.AUTO)
     var clientThreads: String = LoadSplit.AUTO
-
-    /** HTTPS with a certificate the trial makes, the client on TLS 1.3 (docs/tls.md): `true` or `false`. */
-    @Param("false")
-    var tls: String = "false"
-
-    /** Netty's TLS engine with `tls=true`: `default` (the JDK's), `jdk` or `openssl` (netty-tcnative). */
-    @Param(Knobs.DEFAULT)
-    var sslProvider: String = Knobs.DEFAULT
-
-    /** Responses per connection before the client closes it and opens another (docs/tls.md): `unlimited` or N. */
-    @Param(ConnectionParams.UNLIMITED)
-    var requestsPerConnection: String = ConnectionParams.UNLIMITED
 
     /** The benchmark method being run (set when the trial starts). */
     protected var variant: String = ""
@@ -163,7 +151,8 @@ abstract class HttpBenchmark {
             val kind = ServerKind.of(server)
             require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
             require(rate >= 0) { "rate must be >= 0 requests/s (0 = closed loop), was $rate" }
-            FileDescriptors.require(concurrency, descriptorsPerConnection)
+            val h2Streams = H2Params.streams(kind, protocol, streams, concurrency)
+            FileDescriptors.require(concurrency / maxOf(1, h2Streams), descriptorsPerConnection)
             var threads = LoadSplit.threads(clientThreads)
             variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
@@ -175,14 +164,18 @@ abstract class HttpBenchmark {
             val started = System.nanoTime()
             val sut = if (target == null) {
                 InProcessServer.start(kind, placement, secure) {
-                    serverProperties() + startDependencies() + TlsParams.properties(provider)
+                    serverProperties() + startDependencies() + TlsParams.properties(provider) +
+                        H2Params.properties(h2Streams > 0)
                 }
             } else {
                 val name = javaClass.simpleName.substringBefore('_')
                 val props = serverProperties() + TlsParams.properties(provider.takeIf { sslProvider != Knobs.DEFAULT })
                 TargetServer.connect(target, kind, placement, name, inProcessOnly, props, secure)
             }.also { this.sut = it }
-            val settings = ConnectionParams.settings(sut.clientSettings(clientSettings()), requestsPerConnection)
+            val settings = ConnectionParams.settings(
+                sut.clientSettings(clientSettings().copy(http2Streams = h2Streams)),
+                requestsPerConnection,
+            )
             val session = sut.verify(request, settings)
             if (clientThreads == LoadSplit.AUTO && sut.remote) {
                 threads = LoadSplit.autoRemote(sut.processors, Runtime.getRuntime().availableProcessors())
@@ -205,7 +198,11 @@ abstract class HttpBenchmark {
             println(
                 "\nserverbench: ${sut.describe()}, first validated response at $ready ms" +
                     "${TlsParams.describe(session, provider.takeIf { !sut.remote })}; " +
-                    "${TrialLines.load(client, clientThreads)}${ConnectionParams.describe(settings)} -> $request",
+                    "${TrialLines.load(
+                        client,
+                        clientThreads,
+                        secure,
+                    )}${ConnectionParams.describe(settings)} -> $request",
             )
             client.split.reduction?.let { println("serverbench: $it") }
             warmupSeconds = -1.0

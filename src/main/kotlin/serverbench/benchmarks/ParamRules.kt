@@ -48,6 +48,10 @@ object ParamRules {
         Knobs.JETTY_MAX_THREADS to countOrDefault(100_000),
         Knobs.NETTY_IO_WORKERS to countOrDefault(1_024),
         TlsParams.TLS to Rule("true or false") { it == "true" || it == "false" },
+        H2Params.PROTOCOL to Rule("${H2Params.H1} or ${H2Params.H2}") { it == H2Params.H1 || it == H2Params.H2 },
+        H2Params.STREAMS to Rule("an integer from 1 to ${H2Params.MAX_STREAMS}") { v ->
+            v == Knobs.NOT_APPLICABLE || v.toIntOrNull()?.let { it in 1..H2Params.MAX_STREAMS } == true
+        },
         Knobs.SSL_PROVIDER to Rule("'${Knobs.DEFAULT}', ${TlsParams.JDK} or ${TlsParams.OPENSSL}") {
             it == Knobs.DEFAULT || it == Knobs.NOT_APPLICABLE || it == TlsParams.JDK || it == TlsParams.OPENSSL
         },

@@ -182,7 +182,7 @@ internal class TargetServer private constructor(
     override fun describe() = "$description; server-side figures from that process, the client's from this JVM"
 
     override fun clientSettings(settings: ClientSettings) =
-        if (tls) settings.copy(tls = ClientTls.trustingAny()) else settings
+        if (tls) settings.copy(tls = ClientTls.trustingAny(settings.http2Streams > 0)) else settings
 
     override fun endIteration(): BudgetReport? = resources.budget()
 

@@ -21,11 +21,14 @@ data class ClientSettings(
      * (its connect and handshake in the next request's latency); 0 = as many as the server allows (keep-alive).
      */
     val requestsPerConnection: Int = 0,
+    /** `-p protocol=h2`: streams in flight per HTTP/2 connection ([H2Connection]); 0: HTTP/1.1. */
+    val http2Streams: Int = 0,
 ) {
     init {
         require(requestsPerConnection >= 0) { "requestsPerConnection must be >= 0, was $requestsPerConnection" }
         require(!timeout.isNegative && !timeout.isZero) { "timeout must be positive, was $timeout" }
         require(maxErrors >= 0) { "maxErrors must be >= 0, was $maxErrors" }
+        require(http2Streams >= 0) { "http2Streams must be >= 0, was $http2Streams" }
     }
 
     companion object {

@@ -17,21 +17,22 @@ import java.util.concurrent.TimeUnit
 internal class Connection(
     private val client: LoadClient,
     private val slots: ConnectionSlots,
-    val slot: Int,
+    override val slot: Int,
     /** It replaces a closed connection: its first request waited for it to open (see [send]). */
     private val replacing: Boolean = false,
-) : ChannelInboundHandlerAdapter() {
-    var channel: Channel? = null
+) : ChannelInboundHandlerAdapter(),
+    RequestSlot {
+    override var channel: Channel? = null
         private set
 
     /** When the request in flight was written. */
-    var sentAt = 0L
+    override var sentAt = 0L
         private set
 
     /** When the request was due: [sentAt] in closed loop; the schedule's time in open loop. */
-    var intendedAt = 0L
+    override var intendedAt = 0L
         private set
-    var inFlight = false
+    override var inFlight = false
         private set
 
     /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
@@ -63,13 +64,13 @@ internal class Connection(
     }
 
     /** Still the connection of its slot (not closed and replaced) and open. */
-    fun isCurrent(): Boolean = slots.holds(this) && channel?.isActive == true
+    override fun isCurrent(): Boolean = slots.holds(this) && channel?.isActive == true
 
     /** Open, not replaced, nothing in flight: may carry the next request. */
-    fun isUsable(): Boolean = !inFlight && isCurrent()
+    override fun isUsable(): Boolean = !inFlight && isCurrent()
 
     /** Sends the request; [due] is its scheduled time in open loop (0 in closed loop: due when sent). */
-    fun send(due: Long) {
+    override fun send(due: Long) {
         val ch = channel!!
         sent++
         received = 0
@@ -202,7 +203,7 @@ internal class Connection(
     }
 
     /** The request in flight got no complete response within the timeout: a failure, and the connection is replaced. */
-    fun timedOut(now: Long) {
+    override fun timedOut(now: Long) {
         inFlight = false
         counted = true
         val ms = client.settings.timeout.toMillis()
@@ -265,7 +266,7 @@ internal class Connection(
 }
 
 /** A response's text for a failure message: on one line, at most [ResponseParser.SAMPLE_BYTES] characters. */
-private fun oneLine(s: String): String {
+internal fun oneLine(s: String): String {
     val flat = s.replace(Regex("\\s+"), " ").trim()
     val max = ResponseParser.SAMPLE_BYTES
     return if (flat.length > max) flat.take(max) + "…" else flat

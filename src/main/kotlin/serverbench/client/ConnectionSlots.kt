@@ -2,6 +2,7 @@ package serverbench.client
 
 import io.netty.bootstrap.Bootstrap
 import io.netty.channel.Channel
+import io.netty.channel.ChannelHandler
 import io.netty.channel.ChannelInitializer
 import io.netty.channel.ChannelOption
 import io.netty.channel.ManualIoEventLoop
@@ -21,7 +22,7 @@ internal class ConnectionSlots(
     connectTimeoutMillis: Int,
 ) {
     /** Indexed by slot; null until a slot is first used. */
-    val all = arrayOfNulls<Connection>(size)
+    val all = arrayOfNulls<RequestSlot>(size)
 
     /** `-p tls=true`: the protocol and cipher suite of the last completed handshake ("TLSv1.3 TLS_AES_..."). */
     @Volatile
@@ -67,9 +68,26 @@ internal class ConnectionSlots(
         return inFlight()
     }
 
+    /** `-p protocol=h2`: the slots are streams, [streams] to a connection. */
+    private val h2 = client.settings.http2Streams.takeIf { it > 0 }?.let { H2Connections(client, this, it, address) }
+
+    /** After a batch of sends: HTTP/2 writes them out now ([H2Connections.flush]); HTTP/1.1 flushed each already. */
+    fun flushWrites() {
+        h2?.flush()
+    }
+
     fun connect(slot: Int) {
+        if (h2 != null) return h2.connect(slot)
         val connection = Connection(client, this, slot, replacing = all[slot] != null)
         all[slot] = connection
+        open(connection, slot) { connect(slot) }
+    }
+
+    /**
+     * Opens a channel ending in [connection]; a failed connect is counted, and [retry] runs a little later. [slot] keys
+     * the TLS session a reconnect resumes (one per connection: an HTTP/2 connection's is its group's).
+     */
+    fun open(connection: ChannelHandler, slot: Int, retry: () -> Unit) {
         bootstrap.clone()
             .handler(object : ChannelInitializer<Channel>() {
                 override fun initChannel(ch: Channel) {
@@ -85,12 +103,12 @@ internal class ConnectionSlots(
                 if (!f.isSuccess && !client.closing) {
                     client.failures.add(FailureKind.IO_ERROR, "connect failed: ${f.cause()}")
                     // Retry later, not at once: a dead server would otherwise turn this into a busy loop.
-                    loop.schedule({ if (!client.closing) connect(slot) }, RECONNECT_DELAY_MILLIS, TimeUnit.MILLISECONDS)
+                    loop.schedule({ if (!client.closing) retry() }, RECONNECT_DELAY_MILLIS, TimeUnit.MILLISECONDS)
                 }
             }
     }
 
-    fun connected(c: Connection) {
+    fun connected(c: RequestSlot) {
         active++
         client.stats.connects++
         client.stats.connectionsOpen(active)
@@ -102,13 +120,13 @@ internal class ConnectionSlots(
     }
 
     /** [c] closed: a new connection takes its slot. */
-    fun replace(c: Connection) {
+    fun replace(c: RequestSlot) {
         client.pacing.lost(c)
         connect(c.slot)
     }
 
     /** Whether [c] is still the connection of its slot (not closed and replaced). */
-    fun holds(c: Connection): Boolean = all[c.slot] === c
+    fun holds(c: RequestSlot): Boolean = all[c.slot] === c
 
     fun inFlight(): Int = all.count { it?.inFlight == true }
 

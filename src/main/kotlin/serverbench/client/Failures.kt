@@ -10,6 +10,12 @@ enum class FailureKind(val label: String) {
 
     /** Open loop: never sent, because every allowed connection stayed busy for a whole timeout after it was due. */
     DROPPED("dropped (not sent)"),
+
+    /** HTTP/2: the server reset the stream (RST_STREAM) before its response was complete. */
+    RESET("stream reset"),
+
+    /** HTTP/2: the server's GOAWAY left the stream unprocessed or cut it short. */
+    GOAWAY("GOAWAY"),
 }
 
 /**

@@ -121,7 +121,7 @@ internal class IterationStats(
      * The iteration's figures at [now]: [slots] are the client's connections, [active] of them open; [successes] is
      * the count to report (JMH's, within a measurement window) and [scheduled] the requests the schedule sent.
      */
-    fun report(now: Long, slots: Array<Connection?>, active: Int, successes: Long, scheduled: Long): ClientReport {
+    fun report(now: Long, slots: Array<out RequestSlot?>, active: Int, successes: Long, scheduled: Long): ClientReport {
         // Requests sent before this iteration and still unanswered far beyond what the answered ones took: a closed
         // loop's figures leave them out, so a server that starves some connections would look better than it is.
         val p99Nanos = if (latencyMicros.totalCount > 0) latencyMicros.getValueAtPercentile(99.0) * 1000 else 0L

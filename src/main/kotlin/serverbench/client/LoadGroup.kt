@@ -28,7 +28,12 @@ class LoadGroup(
     /** Whether [address] may be off loopback: asked for explicitly (a server under test on its own host). */
     remoteAllowed: Boolean = false,
 ) : AutoCloseable {
-    val split = LoadSplit.of(connections, rate, threads)
+    /** `-p protocol=h2`: streams per connection; [connections] then counts streams (requests in flight). */
+    val streams: Int = maxOf(1, settings.http2Streams)
+    val http2: Boolean = settings.http2Streams > 0
+
+    /** Over connections (HTTP/2: each carrying [streams] slots), so that no connection's streams span two threads. */
+    val split = LoadSplit.of(maxOf(1, connections / streams), rate, threads)
     private val trialFailures = AtomicLong()
     private val commandWait = settings.connectTimeout.plusSeconds(10)
     private val drainWait = settings.timeout.plusSeconds(10)
@@ -36,12 +41,14 @@ class LoadGroup(
         // Thread i's schedule starts i intervals of the whole rate after thread 0's: evenly spaced together.
         val phase = if (rate > 0) (i * 1e9 / rate).toLong() else 0L
         val share = GroupShare(phaseNanos = phase, trialTotal = trialFailures, remoteAllowed = remoteAllowed)
-        ClientWorker(i) { LoadClient(address, split.connections[i], request, settings, split.rates[i], share) }
+        ClientWorker(i) {
+            LoadClient(address, split.connections[i] * streams, request, settings, split.rates[i], share)
+        }
     }
     private val others = if (workers.isEmpty()) null else WorkerSuccesses(workers)
     private val local = LoadClient(
         address,
-        split.connections[0],
+        split.connections[0] * streams,
         request,
         settings,
         split.rates[0],

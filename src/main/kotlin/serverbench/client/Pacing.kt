@@ -10,13 +10,13 @@ internal abstract class Pacing { // not sealed: JMH's bytecode generator cannot 
     abstract fun openInitial(): Int
 
     /** [c] just connected. */
-    open fun connected(c: Connection) = ready(c)
+    open fun connected(c: RequestSlot) = ready(c)
 
     /** [c] may carry a request: it connected, or its response is complete and the connection stays open. */
-    abstract fun ready(c: Connection)
+    abstract fun ready(c: RequestSlot)
 
     /** [c] closed; a new connection is being opened in its slot. */
-    open fun lost(c: Connection) {}
+    open fun lost(c: RequestSlot) {}
 
     /** Closed loop: sends the requests the last batch of events made ready (see [ClosedLoop.sendReady]). */
     open fun sendReady() {}
@@ -40,7 +40,7 @@ internal abstract class Pacing { // not sealed: JMH's bytecode generator cannot 
  */
 internal class ClosedLoop(private val client: LoadClient, private val connections: Int) : Pacing() {
     /** Connections whose next request waits for the end of the current batch of events (see [sendReady]). */
-    private val queue = arrayOfNulls<Connection>(connections)
+    private val queue = arrayOfNulls<RequestSlot>(connections)
     private var queued = 0
 
     /** All of them: each sends its first request once connected. */
@@ -49,7 +49,7 @@ internal class ClosedLoop(private val client: LoadClient, private val connection
         return connections
     }
 
-    override fun ready(c: Connection) {
+    override fun ready(c: RequestSlot) {
         queue[queued++] = c
     }
 
@@ -69,6 +69,7 @@ internal class ClosedLoop(private val client: LoadClient, private val connection
             client.remainingRequests--
             c.send(0L)
         }
+        client.slots.flushWrites()
     }
 }
 
@@ -102,7 +103,7 @@ internal class OpenLoop(
     private var pausedAt = 0L
 
     /** Connections with nothing in flight, ready for the next due request. */
-    private val idle = arrayOfNulls<Connection>(connections)
+    private val idle = arrayOfNulls<RequestSlot>(connections)
     private var idleCount = 0
 
     /**
@@ -119,17 +120,17 @@ internal class OpenLoop(
         return 1
     }
 
-    override fun connected(c: Connection) {
+    override fun connected(c: RequestSlot) {
         if (connecting > 0) connecting--
         ready(c)
     }
 
-    override fun ready(c: Connection) {
+    override fun ready(c: RequestSlot) {
         idle[idleCount++] = c
     }
 
     /** A closed connection leaves the idle stack at once: its replacement takes its place, so it never overflows. */
-    override fun lost(c: Connection) {
+    override fun lost(c: RequestSlot) {
         val i = (0 until idleCount).firstOrNull { idle[it] === c }
         if (i != null) {
             System.arraycopy(idle, i + 1, idle, i, idleCount - i - 1)
@@ -140,6 +141,7 @@ internal class OpenLoop(
 
     override fun sendDue(now: Long, wakeAt: Long): Long {
         dispatchDue(now)
+        client.slots.flushWrites()
         val due = intendedAt(scheduled)
         return if (due - wakeAt < 0) due else wakeAt
     }
@@ -213,6 +215,7 @@ internal class OpenLoop(
     /** Sends what is due by the end, then stops the schedule's clock until the next iteration. */
     override fun endIteration(now: Long) {
         dispatchDue(now)
+        client.slots.flushWrites()
         pausedAt = now
     }
 

@@ -104,6 +104,10 @@ class Workload(
                         "and handshakes with the harness (docs/tls.md)",
                 )
             }
+            require(run.params["protocol"].let { it == null || it == "h1" }) {
+                "-p protocol=h2: not on Hyperfoil (its workload speaks HTTP/1.1 here); drive HTTP/2 with the harness " +
+                    "(docs/http2.md)"
+            }
             val request = request(run)
             if (request.shape != null) {
                 throw IllegalArgumentException("$shown: not on Hyperfoil: its bodies are checked by shape")

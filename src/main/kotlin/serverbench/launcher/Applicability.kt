@@ -30,6 +30,11 @@ object Applicability {
                     run = run.with(name, Knobs.NOT_APPLICABLE)
                     continue
                 }
+                if (name == "streams" && original.params["protocol"] != "h2" && value != Knobs.NOT_APPLICABLE) {
+                    if (value != "1") notices += "serverbench: streams applies to protocol=h2 runs only"
+                    run = run.with(name, Knobs.NOT_APPLICABLE)
+                    continue
+                }
                 val stack = Knobs.stackOf(name) ?: continue
                 if (server != null && server != stack && value != Knobs.NOT_APPLICABLE) {
                     if (value !=

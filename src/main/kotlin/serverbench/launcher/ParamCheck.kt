@@ -1,5 +1,7 @@
 package serverbench.launcher
 
+import serverbench.benchmarks.ConnectionParams
+import serverbench.benchmarks.H2Params
 import serverbench.benchmarks.HttpBenchmark
 import serverbench.benchmarks.ParamRules
 import serverbench.client.ClientSettings
@@ -55,8 +57,14 @@ object ParamCheck {
         budgetProblem(runs)?.let { return it }
         for (run in runs) {
             val concurrency = run.params["concurrency"]?.toIntOrNull() ?: continue
+            val streams = if (run.params["protocol"] == "h2") run.params["streams"]?.toIntOrNull() ?: 1 else 1
+            if (run.params["protocol"] == "h2") {
+                H2Params.problem(run.params["server"] ?: "", streams, concurrency)?.let { return it }
+                run.params["requestsPerConnection"]?.takeIf { it != ConnectionParams.UNLIMITED }
+                    ?.let { return ConnectionParams.h2Problem(it) }
+            }
             try {
-                FileDescriptors.require(concurrency, descriptorsPerConnection(run))
+                FileDescriptors.require(concurrency / streams, descriptorsPerConnection(run))
             } catch (e: IllegalStateException) {
                 return "-p concurrency=$concurrency: ${e.message}"
             }

@@ -191,7 +191,7 @@ object Report {
         flamegraphs: (Run) -> List<String>,
     ) {
         out.append("\n")
-        if (TlsCondition.allHttps(runs)) out.append("${TlsCondition.HTTPS}.\n\n")
+        out.append(TlsCondition.tableHeader(runs))
         val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS && it != Run.ENGINE }
         // Rows of other engines sit right after the harness's row of the same workload.
         val engines = if (runs.any { Run.ENGINE in it.params }) listOf(Run.ENGINE) else emptyList()

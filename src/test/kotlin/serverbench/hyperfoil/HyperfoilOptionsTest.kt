@@ -60,6 +60,7 @@ class HyperfoilOptionsTest {
         )
         assertTrue(problem("Noop", "-p", "cpus=1").startsWith("-p cpus=1: the in-VM Hyperfoil run starts"))
         assertTrue(problem("Noop", "-p", "tls=true").startsWith("-p tls=true: not on Hyperfoil"))
+        assertTrue(problem("Noop", "-p", "protocol=h2").startsWith("-p protocol=h2: not on Hyperfoil"))
         assertTrue(
             problem("BlockingIoBenchmark.direct$", "-p", "server=tomcat", "-p", "tomcatMaxThreads=4")
                 .startsWith("-p tomcatMaxThreads=4 sets a property of a server"),

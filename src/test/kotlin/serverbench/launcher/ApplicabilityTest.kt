@@ -35,6 +35,19 @@ class ApplicabilityTest {
     }
 
     @Test
+    fun `streams applies to protocol=h2 only, so HTTP 1_1 runs are not repeated per streams value`() {
+        val planned = listOf("h1", "h2").flatMap { p ->
+            listOf("1", "8").map { n -> run("direct", "server" to "netty", "protocol" to p, "streams" to n) }
+        }
+        val out = Applicability.apply(planned, jdk = 17)
+        assertEquals(
+            listOf("h1 n/a", "h2 1", "h2 8"),
+            out.runs.map { "${it.params["protocol"]} ${it.params["streams"]}" }.sorted(),
+        )
+        assertEquals(listOf("serverbench: streams applies to protocol=h2 runs only"), out.notices)
+    }
+
+    @Test
     fun `each servlet container's thread knob is n-a on the other two stacks`() {
         val planned = listOf("netty", "tomcat", "jetty").flatMap { s ->
             listOf("1", "200").map { t ->

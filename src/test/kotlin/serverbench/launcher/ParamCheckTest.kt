@@ -125,6 +125,41 @@ class ParamCheckTest {
     }
 
     @Test
+    fun `protocol and streams are checked, and h2 streams must divide the concurrency`() {
+        val h2 = setOf("server", "concurrency", "protocol", "streams", "requestsPerConnection")
+        fun h2(concurrency: String, streams: String, vararg p: Pair<String, String>): String? {
+            val given = mapOf("protocol" to listOf("h2"), "streams" to listOf(streams)) + p.associate {
+                it.first to it.second.split(',')
+            }
+            val planned = Plan.Run(
+                "serverbench.benchmarks.NoopBenchmark.hello",
+                Mode.Throughput,
+                linkedMapOf(
+                    "server" to "tomcat",
+                    "concurrency" to concurrency,
+                    "protocol" to "h2",
+                    "streams" to streams,
+                ).apply { p.forEach { put(it.first, it.second.substringAfterLast(',')) } },
+                10,
+            )
+            return ParamCheck.check(given, listOf(planned), h2)
+        }
+        assertNull(h2("64", "8"))
+        assertEquals("-p protocol=h3: protocol must be h1 or h2", h2("64", "8", "protocol" to "h1,h3"))
+        assertEquals("-p streams=0: streams must be an integer from 1 to 1000", h2("64", "0"))
+        assertEquals(
+            "-p concurrency=64 -p streams=6: with protocol=h2, concurrency (requests in flight) must be a multiple " +
+                "of streams (per connection), e.g. concurrency=60",
+            h2("64", "6"),
+        )
+        assertEquals(
+            "-p requestsPerConnection=10: HTTP/1.1 only (protocol=h1): an HTTP/2 connection's streams are not closed " +
+                "one by one; leave it at unlimited with protocol=h2",
+            h2("64", "8", "requestsPerConnection" to "10"),
+        )
+    }
+
+    @Test
     fun `a wait the client would time out on is refused`() {
         assertEquals(
             "-p delayMs=30000: every request would time out (client timeout 30000 ms); use a shorter wait or " +

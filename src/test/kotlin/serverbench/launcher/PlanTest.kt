@@ -29,7 +29,7 @@ class PlanTest {
         assertTrue(runs.all { it.params["concurrency"] == "64" && it.params["rate"] == "0" }, runs[0].params.toString())
         val declared = setOf(
             "server", "concurrency", "rate", "cpus", "cpuset", "clientThreads", "limit", "tls", "sslProvider",
-            "requestsPerConnection",
+            "requestsPerConnection", "protocol", "streams",
         )
         assertEquals(declared, runs[0].params.keys)
         assertTrue(runs.all { it.measurementIterations == 3 })
@@ -55,8 +55,8 @@ class PlanTest {
         val noop = Plan.declaredParams(OptionsBuilder().include("NoopBenchmark").build())
         assertEquals(
             setOf(
-                "clientThreads", "concurrency", "cpus", "cpuset", "rate", "requestsPerConnection", "server",
-                "sslProvider", "tls",
+                "clientThreads", "concurrency", "cpus", "cpuset", "protocol", "rate", "requestsPerConnection", "server",
+                "sslProvider", "streams", "tls",
             ),
             noop,
         )

@@ -80,7 +80,7 @@ class FindingsTest {
             listOf(
                 "", "## Findings", "",
                 "Conditions: closed loop, 64 connections; no CPU budget: the load client runs in the same JVM on the " +
-                    "same cores as the server; JDK 17.0.9; plain HTTP (tls=false). $NOISE",
+                    "same cores as the server; JDK 17.0.9; plain HTTP (tls=false), HTTP/1.1. $NOISE",
                 "",
                 "- **BlockingIo**: most req/s **netty nonBlocking**: 636.0 vs 635.0 (tomcat nonBlocking), +0.2 %, " +
                     "within " +
@@ -266,7 +266,8 @@ class FindingsTest {
         )
         assertEquals(
             "Conditions: open loop at 2000 req/s (at most 64 connections); server under a CPU budget " +
-                "(cpus=1), the load client in the same JVM outside it; JDK 17.0.9; plain HTTP (tls=false). $NOISE",
+                "(cpus=1), the load client in the same JVM outside it; JDK 17.0.9; plain HTTP (tls=false), HTTP/1.1. " +
+                NOISE,
             text[3],
         )
         val pinned = mapOf("concurrency" to "400", "cpuset" to "1", "cpus" to "unlimited")
@@ -275,7 +276,7 @@ class FindingsTest {
             other[3].startsWith(
                 "Conditions: closed loop, 400 connections; server under a CPU budget " +
                     "(cpuset=1), the load client in the same JVM on the other cores; JDK 17.0.9; " +
-                    "plain HTTP (tls=false).",
+                    "plain HTTP (tls=false), HTTP/1.1.",
             ),
             other[3],
         )
@@ -297,7 +298,7 @@ class FindingsTest {
         )
         assertEquals(
             "Conditions: closed loop, 400 connections; the load client in the same JVM as the server, never " +
-                "under its CPU budget; plain HTTP (tls=false).",
+                "under its CPU budget; plain HTTP (tls=false), HTTP/1.1.",
             text[3].substringBefore(" \"Beyond"),
         )
         assertTrue(text[5].startsWith("- **Cpu** (cpus=1; JDK 17.0.9/21.0.2): most req/s"), text[5])
@@ -330,7 +331,7 @@ class FindingsTest {
         assertTrue(
             text[3].startsWith(
                 "Conditions: closed loop, 64 connections; no CPU budget: the load client runs " +
-                    "in the same JVM on the same cores as the server; JDK 17.0.12; plain HTTP (tls=false).",
+                    "in the same JVM on the same cores as the server; JDK 17.0.12; plain HTTP (tls=false), HTTP/1.1.",
             ),
             text[3],
         )
@@ -397,10 +398,10 @@ class FindingsTest {
             mapOf("concurrency" to "64", "tls" to tls),
         )
         val https = listOf(noop("netty", "true"), noop("tomcat", "true"))
-        assertTrue(lines(https)[3].contains("; over HTTPS (tls=true: TLS 1.3). "), lines(https)[3])
+        assertTrue(lines(https)[3].contains("; over HTTPS (tls=true: TLS 1.3), HTTP/1.1. "), lines(https)[3])
         assertTrue(Report.markdown(https, "h", null, null).contains(TlsCondition.HTTPS))
         val plain = listOf(noop("netty", "false"), noop("tomcat", "false"))
-        assertTrue(lines(plain)[3].contains("; plain HTTP (tls=false). "), lines(plain)[3])
+        assertTrue(lines(plain)[3].contains("; plain HTTP (tls=false), HTTP/1.1. "), lines(plain)[3])
         assertFalse(Report.markdown(plain, "h", null, null).contains(TlsCondition.HTTPS))
         val both = https + plain
         assertFalse(lines(both)[3].contains("HTTP"), lines(both)[3])

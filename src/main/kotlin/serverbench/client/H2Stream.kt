@@ -1,0 +1,186 @@
+package serverbench.client
+
+import io.netty.buffer.ByteBuf
+import io.netty.buffer.ByteBufUtil
+import io.netty.channel.Channel
+import io.netty.handler.codec.http2.Http2Headers
+import io.netty.util.AsciiString
+import serverbench.client.HttpBytes.text
+import java.util.concurrent.TimeUnit
+
+/**
+ * One stream slot of an HTTP/2 connection (`-p protocol=h2`): at most one request in flight, as an HTTP/1.1
+ * [Connection] has, so that [Pacing] drives connections × streams of them. Its response is validated as an HTTP/1.1
+ * one is (status, `Content-Type`, the exact body or its [BodyShape]); a failure is this stream's alone, by kind, and
+ * the other streams of the connection go on. A new instance per slot and carrier ([H2Connection]).
+ */
+internal class H2Stream(
+    private val client: LoadClient,
+    private val slots: ConnectionSlots,
+    val carrier: H2Connection,
+    override val slot: Int,
+) : RequestSlot {
+    override val channel: Channel? get() = carrier.channel
+    override var sentAt = 0L
+        private set
+    override var intendedAt = 0L
+        private set
+    override var inFlight = false
+        private set
+
+    /** [ConnectionSlots.connected] was called for it (its carrier was ready), so its loss is a disconnect. */
+    var announced = false
+
+    /** The HTTP/2 stream id of the request in flight. */
+    var id = 0
+        private set
+
+    private val expected = client.expectedBody
+    private val shapeCheck = client.request.shape?.newCheck()
+    private var status = 0
+    private var contentType: CharSequence? = null
+    private var bodyLength = 0L
+    private var bodyMatches = true
+    private var difference: String? = null
+    private var sample: String? = null
+
+    override fun isCurrent(): Boolean = slots.holds(this) && carrier.open
+
+    override fun isUsable(): Boolean = !inFlight && isCurrent()
+
+    override fun send(due: Long) {
+        status = 0
+        contentType = null
+        bodyLength = 0
+        bodyMatches = true
+        difference = null
+        sample = null
+        inFlight = true
+        sentAt = System.nanoTime()
+        intendedAt = if (due == 0L) sentAt else due
+        id = carrier.start(this)
+    }
+
+    /** A HEADERS frame of this stream: the response head (after any 1xx), or trailers. */
+    fun headers(headers: Http2Headers, endOfStream: Boolean) {
+        if (!inFlight) return
+        if (status == 0) {
+            val code = headers.status()?.let { AsciiString.of(it).parseInt() } ?: 0
+            if (code in 100..199 && !endOfStream) return
+            status = code
+            contentType = headers.get(CONTENT_TYPE)
+        }
+        if (endOfStream) complete()
+    }
+
+    /** A DATA frame of this stream: compared with the expected body as it streams past (see [ResponseParser]). */
+    fun data(buf: ByteBuf, endOfStream: Boolean) {
+        if (!inFlight) return
+        val n = buf.readableBytes()
+        if (n > 0) body(buf, buf.readerIndex(), n)
+        if (endOfStream) complete()
+    }
+
+    private fun body(buf: ByteBuf, at: Int, n: Int) {
+        val matchedSoFar = bodyMatches
+        if (bodyMatches && (
+                bodyLength + n > expected.readableBytes() ||
+                    !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + bodyLength.toInt(), n)
+                )
+        ) {
+            bodyMatches = false
+            difference = HttpBytes.difference(buf, at, n, expected, bodyLength.toInt())
+        }
+        if (!bodyMatches || status !in 200..299) {
+            val from = expected.readerIndex()
+            val before = sample
+                ?: if (matchedSoFar && bodyLength > 0) text(expected, from, from + bodyLength.toInt()) else ""
+            if (before.length < SAMPLE) sample = before + text(buf, at, at + minOf(n, SAMPLE - before.length))
+        }
+        bodyLength += n
+    }
+
+    private fun complete() {
+        val now = System.nanoTime()
+        inFlight = false
+        client.responses++
+        val expectedType = client.request.expectedType
+        when {
+            status !in 200..299 -> fail(
+                FailureKind.NON_2XX,
+                "HTTP $status${sample?.let {
+                    " \"${oneLine(it)}\""
+                } ?: ""}",
+            )
+
+            expectedType != null && !typeMatches(expectedType) -> fail(
+                FailureKind.INVALID_BODY,
+                "Content-Type \"${oneLine("${contentType ?: ""}")}\", expected ${client.request.expectedContentType}",
+            )
+
+            shapeCheck != null -> {
+                val body = sample ?: ""
+                val wrong = if (bodyLength > body.length) "longer than expected" else shapeCheck.check(body)
+                if (wrong == null) {
+                    client.succeeded(now, now - intendedAt, now - sentAt, bodyLength)
+                } else {
+                    fail(
+                        FailureKind.INVALID_BODY,
+                        "body \"${oneLine(body)}\": $wrong, expected ${client.request.expectedBody}",
+                    )
+                }
+            }
+
+            !bodyMatches || bodyLength != expected.readableBytes().toLong() -> fail(
+                FailureKind.INVALID_BODY,
+                "body \"${oneLine(
+                    sample ?: "",
+                )}\" ($bodyLength bytes), expected \"${oneLine(client.request.expectedBody)}\"" +
+                    (
+                        difference?.takeIf { bodyLength > (sample?.length ?: 0) }
+                            ?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""
+                        ),
+            )
+
+            else -> client.succeeded(now, now - intendedAt, now - sentAt, bodyLength)
+        }
+        carrier.finished(this)
+    }
+
+    private fun typeMatches(expectedType: ByteArray): Boolean {
+        val type = contentType ?: return false
+        if (type.length < expectedType.size) return false
+        for (i in expectedType.indices) if (type[i].lowercaseChar().code != expectedType[i].toInt()) return false
+        return true
+    }
+
+    private fun fail(kind: FailureKind, detail: String) = client.failures.add(kind, "stream $id: $detail")
+
+    /**
+     * The stream ended without a complete response ([kind]: a reset, a GOAWAY, the connection's loss); counted once.
+     * Returns whether it was in flight.
+     */
+    fun failed(kind: FailureKind, why: String): Boolean {
+        if (!inFlight) return false
+        inFlight = false
+        val ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt)
+        fail(kind, "$why ($ms ms after the request)")
+        return true
+    }
+
+    /** No complete response within the timeout: a failure; the stream is reset and the slot carries the next one. */
+    override fun timedOut(now: Long) {
+        if (!inFlight) return
+        inFlight = false
+        val ms = client.settings.timeout.toMillis()
+        val got = if (status == 0) "no response head" else "status $status, $bodyLength body bytes"
+        fail(FailureKind.TIMEOUT, "no complete response within $ms ms ($got)")
+        client.stats.unanswered(now - intendedAt)
+        carrier.cancel(this)
+    }
+
+    private companion object {
+        val CONTENT_TYPE = AsciiString.cached("content-type")
+        const val SAMPLE = ResponseParser.SAMPLE_BYTES
+    }
+}
