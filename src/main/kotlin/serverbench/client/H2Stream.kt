@@ -35,14 +35,10 @@ internal class H2Stream(
     var id = 0
         private set
 
-    private val expected = client.expectedBody
     private val shapeCheck = client.request.shape?.newCheck()
     private var status = 0
     private var contentType: CharSequence? = null
-    private var bodyLength = 0L
-    private var bodyMatches = true
-    private var difference: String? = null
-    private var sample: String? = null
+    private val body = BodyMatch(client.expectedBody)
 
     override fun isCurrent(): Boolean = slots.holds(this) && carrier.open
 
@@ -51,10 +47,7 @@ internal class H2Stream(
     override fun send(due: Long) {
         status = 0
         contentType = null
-        bodyLength = 0
-        bodyMatches = true
-        difference = null
-        sample = null
+        body.reset()
         inFlight = true
         sentAt = System.nanoTime()
         intendedAt = if (due == 0L) sentAt else due
@@ -77,27 +70,8 @@ internal class H2Stream(
     fun data(buf: ByteBuf, endOfStream: Boolean) {
         if (!inFlight) return
         val n = buf.readableBytes()
-        if (n > 0) body(buf, buf.readerIndex(), n)
+        if (n > 0) body.add(buf, buf.readerIndex(), n, errorStatus = status !in 200..299)
         if (endOfStream) complete()
-    }
-
-    private fun body(buf: ByteBuf, at: Int, n: Int) {
-        val matchedSoFar = bodyMatches
-        if (bodyMatches && (
-                bodyLength + n > expected.readableBytes() ||
-                    !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + bodyLength.toInt(), n)
-                )
-        ) {
-            bodyMatches = false
-            difference = HttpBytes.difference(buf, at, n, expected, bodyLength.toInt())
-        }
-        if (!bodyMatches || status !in 200..299) {
-            val from = expected.readerIndex()
-            val before = sample
-                ?: if (matchedSoFar && bodyLength > 0) text(expected, from, from + bodyLength.toInt()) else ""
-            if (before.length < SAMPLE) sample = before + text(buf, at, at + minOf(n, SAMPLE - before.length))
-        }
-        bodyLength += n
     }
 
     private fun complete() {
@@ -108,7 +82,7 @@ internal class H2Stream(
         when {
             status !in 200..299 -> fail(
                 FailureKind.NON_2XX,
-                "HTTP $status${sample?.let {
+                "HTTP $status${body.sample?.let {
                     " \"${oneLine(it)}\""
                 } ?: ""}",
             )
@@ -119,30 +93,30 @@ internal class H2Stream(
             )
 
             shapeCheck != null -> {
-                val body = sample ?: ""
-                val wrong = if (bodyLength > body.length) "longer than expected" else shapeCheck.check(body)
+                val received = body.sample ?: ""
+                val wrong = if (body.length > received.length) "longer than expected" else shapeCheck.check(received)
                 if (wrong == null) {
-                    client.succeeded(now, now - intendedAt, now - sentAt, bodyLength)
+                    client.succeeded(now, now - intendedAt, now - sentAt, body.length)
                 } else {
                     fail(
                         FailureKind.INVALID_BODY,
-                        "body \"${oneLine(body)}\": $wrong, expected ${client.request.expectedBody}",
+                        "body \"${oneLine(received)}\": $wrong, expected ${client.request.expectedBody}",
                     )
                 }
             }
 
-            !bodyMatches || bodyLength != expected.readableBytes().toLong() -> fail(
+            !body.complete -> fail(
                 FailureKind.INVALID_BODY,
                 "body \"${oneLine(
-                    sample ?: "",
-                )}\" ($bodyLength bytes), expected \"${oneLine(client.request.expectedBody)}\"" +
+                    body.sample ?: "",
+                )}\" (${body.length} bytes), expected \"${oneLine(client.request.expectedBody)}\"" +
                     (
-                        difference?.takeIf { bodyLength > (sample?.length ?: 0) }
+                        body.difference?.takeIf { body.length > (body.sample?.length ?: 0) }
                             ?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""
                         ),
             )
 
-            else -> client.succeeded(now, now - intendedAt, now - sentAt, bodyLength)
+            else -> client.succeeded(now, now - intendedAt, now - sentAt, body.length)
         }
         carrier.finished(this)
     }
@@ -173,7 +147,7 @@ internal class H2Stream(
         if (!inFlight) return
         inFlight = false
         val ms = client.settings.timeout.toMillis()
-        val got = if (status == 0) "no response head" else "status $status, $bodyLength body bytes"
+        val got = if (status == 0) "no response head" else "status $status, ${body.length} body bytes"
         fail(FailureKind.TIMEOUT, "no complete response within $ms ms ($got)")
         client.stats.unanswered(now - intendedAt)
         carrier.cancel(this)
@@ -181,6 +155,5 @@ internal class H2Stream(
 
     private companion object {
         val CONTENT_TYPE = AsciiString.cached("content-type")
-        const val SAMPLE = ResponseParser.SAMPLE_BYTES
     }
 }

@@ -39,10 +39,9 @@ internal class ResponseParser(
         private set
     var keepAlive = true
         private set
-    var bodyLength = 0L
-        private set
-    var bodyMatches = true
-        private set
+    private val body = BodyMatch(expected)
+    val bodyLength: Long get() = body.length
+    val bodyMatches: Boolean get() = body.matches
 
     /** The `Content-Type` is the expected one (always, without one); else [contentType] says what it was. */
     var contentTypeMatches = true
@@ -50,13 +49,11 @@ internal class ResponseParser(
     var contentType: String? = null
         private set
 
-    /** Where a body that did not match first differs, and what each had there: a long body's sample may not show it. */
-    var difference: String? = null
-        private set
+    /** Where a body that did not match first differs ([BodyMatch.difference]). */
+    val difference: String? get() = body.difference
 
-    /** The first bytes of a body that did not match, or of an error response, for the failure message. */
-    var sample: String? = null
-        private set
+    /** The first bytes of a body that did not match, or of an error response ([BodyMatch.sample]). */
+    val sample: String? get() = body.sample
 
     /** Why the response was malformed, when [parse] returned [MALFORMED]. */
     var problem: String? = null
@@ -68,12 +65,9 @@ internal class ResponseParser(
     fun reset() {
         status = 0
         keepAlive = true
-        bodyLength = 0
-        bodyMatches = true
+        body.reset()
         contentTypeMatches = true
         contentType = null
-        difference = null
-        sample = null
         problem = null
         state = HEAD
         remaining = 0
@@ -235,26 +229,7 @@ internal class ResponseParser(
     private fun body(buf: ByteBuf, n: Int) {
         if (n == 0) return
         val at = buf.readerIndex()
-        val matchedSoFar = bodyMatches
-        if (bodyMatches && (
-                bodyLength + n > expected.readableBytes() ||
-                    !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + bodyLength.toInt(), n)
-                )
-        ) {
-            bodyMatches = false
-            difference = HttpBytes.difference(buf, at, n, expected, bodyLength.toInt())
-        }
-        if (!bodyMatches || status !in 200..299) {
-            // Failure path only: the body as received, across reads, up to SAMPLE_BYTES (the bytes before a mismatch
-            // matched the expected body, so they are taken from it).
-            val from = expected.readerIndex()
-            val before = sample
-                ?: if (matchedSoFar && bodyLength > 0) text(expected, from, from + bodyLength.toInt()) else ""
-            if (before.length < SAMPLE_BYTES) {
-                sample = before + text(buf, at, at + minOf(n, SAMPLE_BYTES - before.length))
-            }
-        }
-        bodyLength += n
+        body.add(buf, at, n, errorStatus = status !in 200..299)
         remaining -= n
         buf.readerIndex(at + n)
     }
@@ -283,7 +258,7 @@ internal class ResponseParser(
         private const val TRAILERS = 6
 
         const val MAX_HEAD_BYTES = 64 * 1024
-        const val SAMPLE_BYTES = 80
+        const val SAMPLE_BYTES = BodyMatch.SAMPLE_BYTES
         private val HTTP_1 = "HTTP/1.".ascii()
         private val CONTENT_LENGTH = "content-length".ascii()
         private val TRANSFER_ENCODING = "transfer-encoding".ascii()

@@ -1,0 +1,64 @@
+package serverbench.client
+
+import io.netty.buffer.ByteBuf
+import io.netty.buffer.ByteBufUtil
+import serverbench.client.HttpBytes.text
+
+/**
+ * A response body compared with the expected bytes as it arrives, piece by piece (an HTTP/1.1 read, an HTTP/2 DATA
+ * frame), without copying it: the one check both protocols' responses go through. On the failure path only, it keeps
+ * where the body first differed and the first [SAMPLE_BYTES] of it, for the failure's message.
+ */
+internal class BodyMatch(private val expected: ByteBuf) {
+    var length = 0L
+        private set
+    var matches = true
+        private set
+
+    /** Where a body that did not match first differs, and what each had there: a long body's sample may not show it. */
+    var difference: String? = null
+        private set
+
+    /** The first bytes of a body that did not match, or of an error response, for the failure message. */
+    var sample: String? = null
+        private set
+
+    /** All of it arrived, and it is the expected body. */
+    val complete: Boolean get() = matches && length == expected.readableBytes().toLong()
+
+    fun reset() {
+        length = 0
+        matches = true
+        difference = null
+        sample = null
+    }
+
+    /** [n] more body bytes at [at] of [buf]; [errorStatus]: the response failed anyway, so its body is sampled. */
+    fun add(buf: ByteBuf, at: Int, n: Int, errorStatus: Boolean) {
+        val matchedSoFar = matches
+        if (matches && (
+                length + n > expected.readableBytes() ||
+                    !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + length.toInt(), n)
+                )
+        ) {
+            matches = false
+            difference = HttpBytes.difference(buf, at, n, expected, length.toInt())
+        }
+        if (!matches || errorStatus) {
+            // The body as received, across pieces, up to SAMPLE_BYTES (the bytes before a mismatch matched the
+            // expected body, so they are taken from it).
+            val from = expected.readerIndex()
+            val before = sample ?: if (matchedSoFar && length > 0) text(expected, from, from + length.toInt()) else ""
+            if (before.length <
+                SAMPLE_BYTES
+            ) {
+                sample = before + text(buf, at, at + minOf(n, SAMPLE_BYTES - before.length))
+            }
+        }
+        length += n
+    }
+
+    companion object {
+        const val SAMPLE_BYTES = 80
+    }
+}
