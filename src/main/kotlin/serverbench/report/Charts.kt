@@ -91,7 +91,7 @@ object Charts {
         val varying = Knobs.varying(runs.map { it.params }).filter { it != param && it != "server" }
         fun name(r: Run) = (
             listOf("${r.variant} ${r.params["server"] ?: ""}".trim()) +
-                varying.map { "$it=${r.params[it]}" }
+                varying.map { "$it=${r.params[it] ?: Results.absentAs(it) ?: "–"}" }
             ).joinToString(" ")
         fun point(r: Run) = r.metric(metric)!!.let { Point(r.params[param]!!.toDouble(), it.score, it.low, it.high) }
         return runs

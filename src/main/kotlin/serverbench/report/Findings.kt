@@ -91,7 +91,9 @@ object Findings {
                     group.budget.ifEmpty { "no CPU budget" }.takeUnless { oneBudget },
                     group.jdk.takeUnless { oneJdk || it.isEmpty() }?.let { "JDK $it" },
                 )
-                val label = "**$family**" + labelled.joinToString("") { " $it=${group.params[it]}" } +
+                // A parameter added later is absent from rows at its old meaning: they show that value, not "null".
+                val label = "**$family**" +
+                    labelled.joinToString("") { " $it=${group.params[it] ?: Results.absentAs(it) ?: "–"}" } +
                     (if (differing.isEmpty()) "" else " (${differing.joinToString("; ")})")
                 lines(label, group.runs).forEach { out.append(it).append('\n') }
             }

@@ -406,5 +406,9 @@ class FindingsTest {
         val both = https + plain
         assertFalse(lines(both)[3].contains("HTTP"), lines(both)[3])
         assertTrue(lines(both).any { it.startsWith("- **Noop** tls=true") }, lines(both).joinToString("\n"))
+        // Rows read from a file leave tls=false out (LaterParams): their group says tls=false, not tls=null.
+        val read = https + plain.map { it.copy(params = it.params - "tls") }
+        assertTrue(lines(read).any { it.startsWith("- **Noop** tls=false") }, lines(read).joinToString("\n"))
+        assertFalse(lines(read).any { "null" in it }, lines(read).joinToString("\n"))
     }
 }
