@@ -13,6 +13,7 @@ import kotlin.test.assertTrue
  * against itself (A/A). The base jar is built from git in a worktree; the head is the jar this build made (--head-jar),
  * which keeps the test to one build. A tiny workload: 4 forks a side of one 1 s iteration, no steady warmup.
  */
+@Full
 class PrCompareIT {
     private fun git(vararg args: String): String {
         val p = ProcessBuilder(listOf("git") + args).redirectErrorStream(true).start()

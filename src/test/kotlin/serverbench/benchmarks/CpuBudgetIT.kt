@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.ValueSource
+import serverbench.Full
 import serverbench.fixture.Cgroups
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
@@ -22,6 +23,7 @@ import kotlin.test.assertTrue
  * values are refused before anything starts, and no cgroup outlives a run, a failed run or a killed launcher. The runs
  * that need cgroups are skipped, saying why, where they cannot be written; CI runs as root, so they run there.
  */
+@Full
 class CpuBudgetIT {
     private val mapper = JsonMapper.builder().build()
     private val quick = arrayOf("-f", "1", "-i", "2", "-r", "2s")

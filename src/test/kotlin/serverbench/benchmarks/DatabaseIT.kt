@@ -1,6 +1,7 @@
 package serverbench.benchmarks
 
 import org.junit.jupiter.api.Test
+import serverbench.Full
 import serverbench.app.DatabaseClients
 import serverbench.app.DatabaseSchema
 import serverbench.fixture.PostgresServer
@@ -18,6 +19,7 @@ import kotlin.test.assertTrue
  * the database goes down or its pool stays exhausted, it runs on a database of the user's own instead of starting
  * one, and no PostgreSQL process or data directory outlives a completed, a failed or a killed run.
  */
+@Full
 class DatabaseIT {
     private val tiny = arrayOf("-f", "1", "-wi", "0", "-i", "2", "-r", "1s")
     private val tmp = File(System.getProperty("java.io.tmpdir"))

@@ -2,6 +2,7 @@ package serverbench.benchmarks
 
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
+import serverbench.Full
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -59,6 +60,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `the blocking-IO, CompletableFuture and proxy families run on both stacks, the proxy's stub hits checked`() {
         val json = Files.createTempFile("families", ".json").toFile()
@@ -88,6 +90,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `-prof flame writes a flamegraph of the server threads with what produced it, listed in the result file`() {
         val dir = Files.createTempDirectory("profiles").toFile()
@@ -141,6 +144,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `event=cpu-clock samples with perf_events where the kernel allows it, else says why in one line`() {
         val dir = Files.createTempDirectory("profiles").toFile()
@@ -165,6 +169,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `-prof flame-overhead profiles the 1st and 4th of every four iterations and reports the cost once, unpadded`() {
         val dir = Files.createTempDirectory("profiles").toFile()
@@ -207,6 +212,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `virtual-thread variants are skipped with a notice on JDK 17`() {
         assumeTrue(Runtime.version().feature() < 21, "this JVM has virtual threads")
@@ -241,6 +247,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `runs on the newer JDK too, without warnings`() {
         val java = Jar.newerJava()
@@ -262,6 +269,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `open loop at a fixed rate reports corrected and uncorrected latency, lateness and in-flight count`() {
         val json = Files.createTempFile("open", ".json").toFile()
@@ -299,6 +307,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `a closed loop's server sees exactly the concurrency, and Little's law holds`() {
         val json = Files.createTempFile("closed", ".json").toFile()
@@ -435,6 +444,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `without -foe the other benchmarks still run, their results are kept, and the exit status says one failed`() {
         val json = Files.createTempFile("partial", ".json").toFile()
@@ -478,6 +488,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `a failure in the middle of the measurement discards the iterations measured before it`() {
         val json = Files.createTempFile("midrun", ".json").toFile()
@@ -524,6 +535,7 @@ class JarSmokeIT {
         }
     }
 
+    @Full
     @Test
     fun `a failure that starts under load fails the benchmark mid-run`() {
         val run = Jar.run("SelfCheckBenchmark.failAfter", "-p", "server=tomcat", *tiny, "-foe", "true")

@@ -1,6 +1,7 @@
 package serverbench.benchmarks
 
 import org.junit.jupiter.api.Test
+import serverbench.Full
 import tools.jackson.databind.json.JsonMapper
 import java.nio.file.Files
 import kotlin.test.assertEquals
@@ -10,6 +11,7 @@ import kotlin.test.assertTrue
  * The JSON family through the jar: it measures on every stack with its bytes per request, skips `mono` on MVC stacks
  * in one line, and a server answering a wrong JSON body fails the run with the invalid body line.
  */
+@Full
 class JsonIT {
     private val tiny = arrayOf("-f", "1", "-wi", "0", "-i", "2", "-r", "1s")
 

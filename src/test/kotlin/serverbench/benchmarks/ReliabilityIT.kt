@@ -3,6 +3,7 @@ package serverbench.benchmarks
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.ValueSource
+import serverbench.Full
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import java.nio.file.Files
@@ -59,6 +60,7 @@ class ReliabilityIT {
         }
     }
 
+    @Full
     @Test
     fun `each fault fails its benchmark with the reason, the others still run, nothing is left listening`() {
         val json = Files.createTempFile("faults", ".json").toFile()
@@ -108,6 +110,7 @@ class ReliabilityIT {
         }
     }
 
+    @Full
     @ParameterizedTest
     @ValueSource(strings = ["KILL", "TERM"])
     fun `a killed launcher keeps the finished runs and leaves no fork or port behind`(signal: String) {

@@ -5,12 +5,14 @@ import java.io.File
 import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
+import serverbench.Full
 
 /**
  * A server on "its own host": `scripts/serve` in a process of its own (on 127.0.0.1, as every test here), driven by
  * the jar with `-Dserverbench.target`: the run measures it with its figures read from the serve process; a stack it
  * does not run is refused in one line before anything starts; the target killed mid-run fails the run in one line.
  */
+@Full
 class RemoteTargetIT {
     private class Serve(val process: Process, val port: Int, val adminPort: Int, val pid: Long, val out: File)
 

@@ -1,6 +1,7 @@
 package serverbench.compare
 
 import org.junit.jupiter.api.Test
+import serverbench.Full
 import serverbench.benchmarks.Jar
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -9,6 +10,7 @@ import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 
 /** `scripts/compare` end to end on the built jar: real forks of both sides, interleaved, then the verdict files. */
+@Full
 class CompareIT {
     private fun compare(vararg args: String): Triple<Int, String, String> {
         val (out, err) = Jar.outputFiles("compare", *args)

@@ -1,6 +1,7 @@
 package serverbench.hyperfoil
 
 import org.junit.jupiter.api.Test
+import serverbench.Full
 import serverbench.benchmarks.Jar
 import serverbench.report.Results
 import java.io.File
@@ -18,6 +19,7 @@ import kotlin.test.assertTrue
  * line, and nothing is left running (no serve process, its port closed). And benchmarks.jar carries none of Hyperfoil
  * nor its Netty 4.1, which would clash with the jar's Netty 4.2.
  */
+@Full
 class HyperfoilIT {
     private class Outcome(val exitCode: Int, val stdout: String, val stderr: String, val dir: File?) {
         override fun toString() = "exit $exitCode\n--- stdout\n${stdout.takeLast(3000)}\n--- stderr\n$stderr"
