@@ -80,13 +80,14 @@ object DocReferences {
         for (raw in file.readLines()) {
             starts += text.length
             var line = raw.trim()
-            if (file.extension != "md") {
+            val comment = file.extension != "md" && listOf("/*", "//", "*", "#").any { line.startsWith(it) }
+            if (comment) {
                 line = line.removePrefix("/**").removePrefix("//").removePrefix("*").removePrefix("#")
+            } else if (kotlin) {
+                line = line.removeSuffix("+").trim().removePrefix("\"").removeSuffix("\"").replace("\\\"", "\"")
             }
-            if (kotlin) line = line.removeSuffix("+").trim().removePrefix("\"").removeSuffix("\"")
             text.append(line.trim()).append(' ')
         }
-        val flat = if (kotlin) text.toString().replace("\\\"", "\"") else text.toString()
-        return flat to { i: Int -> starts.indexOfLast { it <= i } + 1 }
+        return text.toString() to { i: Int -> starts.indexOfLast { it <= i } + 1 }
     }
 }

@@ -61,14 +61,15 @@ class DocsTest {
             writeText(
                 "val a = \"see ($readme, \" +\n    \"\\\"Fenced, not a heading\\\")\"\n" +
                     "// the main $readme's \"Kept section\", scripts/bench and scripts/serve,\n" +
-                    "// docs/gone.md, \"X\" and benchmarks/quick.suite\n",
+                    "// docs/gone.md, \"X\" and benchmarks/quick.suite; (see $readme,\n * \"Wrapped gone\")\n",
             )
         }
         assertEquals(
             listOf(
                 "docs/page.md:5: $readme, \"Gone section\" (no such section in README.md)",
-                "src/Main.kt:1: $readme,  \"Fenced, not a heading\" (no such section in README.md)",
+                "src/Main.kt:1: $readme, \"Fenced, not a heading\" (no such section in README.md)",
                 "src/Main.kt:4: docs/gone.md, \"X\" (no such file)",
+                "src/Main.kt:4: $readme, \"Wrapped gone\" (no such section in README.md)",
                 "src/Main.kt:3: scripts/serve (no such file)",
                 "src/Main.kt:4: docs/gone.md (no such file)",
                 "src/Main.kt:4: benchmarks/quick.suite (no such file)",
