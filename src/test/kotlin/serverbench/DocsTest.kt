@@ -41,6 +41,44 @@ class DocsTest {
     }
 
     @Test
+    fun `every section and file that code or docs name in words exists`() {
+        val root = File(".")
+        val files = DocReferences.sources(root)
+        assertTrue(files.size > 100 && File("./src/main/kotlin/serverbench/launcher/TargetCheck.kt") in files, "$files")
+        assertEquals(emptyList(), DocReferences.stale(root, files))
+    }
+
+    @Test
+    fun `a stale reference in words, to a section or a file, is found`(@TempDir dir: File) {
+        val readme = "README"
+        File(dir, "README.md").writeText("# Top\n\n## Kept section\n\n```\n## Fenced, not a heading\n```\n")
+        File(dir, "docs").mkdir()
+        File(dir, "docs/page.md").writeText("# Page\n\n## Calibration (2 cores)\n\nSee $readme, \"Gone section\".\n")
+        File(dir, "scripts").mkdir()
+        File(dir, "scripts/bench").writeText("# $readme's \"Kept section\"; docs/page.md, \"Calibration\"\n")
+        File(dir, "src/Main.kt").apply {
+            parentFile.mkdirs()
+            writeText(
+                "val a = \"see ($readme, \" +\n    \"\\\"Fenced, not a heading\\\")\"\n" +
+                    "// the main $readme's \"Kept section\", scripts/bench and scripts/serve,\n" +
+                    "// docs/gone.md, \"X\" and benchmarks/quick.suite; (see $readme,\n * \"Wrapped gone\")\n",
+            )
+        }
+        assertEquals(
+            listOf(
+                "docs/page.md:5: $readme, \"Gone section\" (no such section in README.md)",
+                "src/Main.kt:1: $readme, \"Fenced, not a heading\" (no such section in README.md)",
+                "src/Main.kt:4: docs/gone.md, \"X\" (no such file)",
+                "src/Main.kt:4: $readme, \"Wrapped gone\" (no such section in README.md)",
+                "src/Main.kt:3: scripts/serve (no such file)",
+                "src/Main.kt:4: docs/gone.md (no such file)",
+                "src/Main.kt:4: benchmarks/quick.suite (no such file)",
+            ),
+            DocReferences.stale(dir, DocReferences.sources(dir)),
+        )
+    }
+
+    @Test
     fun `the README is read in five minutes`() {
         val lines = File("README.md").readLines().size
         assertTrue(lines <= 250, "README.md has $lines lines; the manual belongs in docs/")

@@ -6,7 +6,7 @@ import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 
 /**
- * The packages of `src/main` depend on each other as the README's Layout draws them: no cycle, and measurement (the
+ * The packages of `src/main` depend on each other as docs/layout.md draws them: no cycle, and measurement (the
  * fork's `benchmarks`, `metrics`, `profile`) never reaches the host's `launcher` or the `report`, nor `metrics` and
  * `profile` the application. Edges come from import lines and fully-qualified names, KDoc included.
  */
@@ -50,7 +50,7 @@ class PackageGraphTest {
     }
 
     @Test
-    fun `the README's Layout table is the graph`() {
+    fun `the Layout table of docs-layout-md is the graph`() {
         val layout = File("docs/layout.md").readText()
         val drawn = Regex("""^(\w+)\s*->\s*([\w, ()]+?)(?:\s{2,}.*)?$""", RegexOption.MULTILINE).findAll(layout)
             .associate { m ->

@@ -1,5 +1,6 @@
 package serverbench
 
+import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import serverbench.benchmarks.Jar
 import tools.jackson.databind.json.JsonMapper
@@ -24,6 +25,11 @@ class PrCompareIT {
 
     @Test
     fun `an AA comparison of the checked-out commit writes the comment and the artifacts`() {
+        // scripts/pr-compare builds the base from git history: a source archive has none, and this is skipped there.
+        val clone = runCatching { git("rev-parse", "--is-inside-work-tree") }.getOrNull() == "true"
+        val why = "skipped: not a git clone (scripts/pr-compare builds each side from a commit)"
+        if (!clone) println("serverbench tests: PrCompareIT $why")
+        assumeTrue(clone, why)
         val out = File("target/pr-compare-it").absoluteFile.apply { deleteRecursively() }
         val worktrees = git("worktree", "list")
         val (stdout, stderr) = Jar.outputFiles("pr-compare")

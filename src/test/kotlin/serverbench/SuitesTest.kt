@@ -8,8 +8,9 @@ import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 
 /**
- * A suite exists once, as a file in `benchmarks/`: `scripts/bench --list` and the README's suite table are checked
- * against the folder, and a bad suite file is refused in one line before anything starts (no jar needed for that).
+ * A suite exists once, as a file in `benchmarks/`: `scripts/bench --list` and the suite table of docs/suites.md
+ * are checked against the folder, and a bad suite file is refused in one line before anything starts (no jar needed
+ * for that).
  */
 class SuitesTest {
     private val keys = setOf("description", "duration", "benchmarks", "params", "properties", "timing")
@@ -57,7 +58,7 @@ class SuitesTest {
     }
 
     @Test
-    fun `the README's suite table names every suite file, with its duration, and no other`() {
+    fun `the suite table of docs-suites-md names every suite file, with its duration, and no other`() {
         val section = File("docs/suites.md").readText()
         val rows = Regex("""^\| `([\w-]+)` \|(.*)$""", RegexOption.MULTILINE).findAll(section)
             .associate { it.groupValues[1] to it.groupValues[2].split('|').map { c -> c.trim() } }

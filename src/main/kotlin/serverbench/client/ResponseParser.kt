@@ -23,7 +23,7 @@ import java.nio.charset.StandardCharsets
  * Why not Netty's HttpResponseDecoder (which the client used first): that decoder builds a response object, a header
  * map with a String per header and content objects for every response; here that was the largest user-space cost of
  * the client, and client CPU is taken from the cores the server also needs (the commit that introduced this class
- * has the measurement; the README's "Cross-checking with wrk" has the client's ceiling now).
+ * has the measurement; docs/calibration.md, "Cross-checking with wrk", has the client's ceiling now).
  *
  * Supports Content-Length bodies, chunked bodies (with trailers), bodies delimited by connection close, responses
  * without a body (101, 204, 304), and skips interim 1xx responses. Allocation-free unless a response head or chunk

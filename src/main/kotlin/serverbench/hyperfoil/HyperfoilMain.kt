@@ -81,7 +81,7 @@ object HyperfoilCommand {
             if (options.serverHost == null) {
                 println(
                     "hyperfoil: they target scripts/serve's default port: scripts/serve --server <the run's server> " +
-                        "(README, \"More load than one machine\")",
+                        "(docs/more-load.md)",
                 )
             }
             return 0

@@ -94,7 +94,7 @@ class HyperfoilOptions(
             if (agents.isNotEmpty() && !set.has(exportSpec)) {
                 throw IllegalArgumentException(
                     "--agents: the in-VM run is one agent (this machine); add --export-only and run the files on a " +
-                        "Hyperfoil controller with its agents (README, \"More load than one machine\")",
+                        "Hyperfoil controller with its agents (docs/more-load.md)",
                 )
             }
             if (agents.isNotEmpty() && target == null) {

@@ -90,7 +90,7 @@ class Workload(
                 throw IllegalArgumentException(
                     "-p $k=$v sets a property of a server the harness starts; for Hyperfoil start the server with " +
                         "JAVA_OPTS='-D<property>=<value>' scripts/serve ... and pass --server-host host:port " +
-                        "(README, \"Server knobs\")",
+                        "(docs/catalogue.md, \"Server knobs\")",
                 )
             }
             // The export writes an http:// host; TLS on Hyperfoil (its own certificates and engine) is not done here.

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit
  * JMH's runner calls `sun.misc.Unsafe.objectFieldOffset` in this (host) JVM, and JDK 24+ warns about it unless the JVM
  * was started with `--sun-misc-unsafe-memory-access=allow`. A jar's manifest can enable native access but cannot set
  * that flag, so on those JDKs the launcher starts itself once more with it (same JVM, same flags and properties,
- * output inherited; the README's "JDK notes" say what it costs) instead of asking every user to type it.
+ * output inherited; docs/jdk.md, "JDK notes", says what it costs) instead of asking every user to type it.
  */
 object HostJvm {
     private const val RELAUNCHED = "serverbench.internal.relaunched"

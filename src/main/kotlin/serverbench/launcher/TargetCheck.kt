@@ -43,8 +43,8 @@ object TargetCheck {
             val knob = run.params.entries.firstOrNull { (k, v) -> k in SERVER_KNOBS && !Knobs.unset(k, v) }
                 ?: continue
             return "-p ${knob.key}=${knob.value} sets a property of a server the benchmark starts; a target takes " +
-                "its properties where it runs: JAVA_OPTS='-D<property>=<value>' scripts/serve ... (README, " +
-                "\"Server knobs\")"
+                "its properties where it runs: JAVA_OPTS='-D<property>=<value>' scripts/serve ... " +
+                "(docs/catalogue.md, \"Server knobs\")"
         }
         val status = try {
             target.status()

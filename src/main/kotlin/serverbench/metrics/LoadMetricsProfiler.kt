@@ -145,8 +145,8 @@ class LoadMetricsProfiler : InternalProfiler {
             }
             val resources = report.resources ?: return out
             if (resources.remoteServer != null) {
-                // The server-side figures below were read from a target's own process (README, "A server on its own
-                // host"); no client thread runs there, so nothing is subtracted.
+                // The server-side figures below were read from a target's own process (docs/scaling-the-load.md,
+                // "A server on its own host"); no client thread runs there, so nothing is subtracted.
                 out += ScalarResult("server.remote", 1.0, "flag", AggregationPolicy.MAX)
             }
             if (resources.processCpuNanos >= 0) {

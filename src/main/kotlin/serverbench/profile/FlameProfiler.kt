@@ -32,9 +32,9 @@ import java.time.Instant
  * give is kernel frames: `cpu-clock` asks for perf_events explicitly.
  *
  * `overhead`: what profiling costs this benchmark, measured inside one fork. Comparing a profiled fork with a plain one
- * cannot resolve a cost of a few percent: whole forks differ far more than iterations inside one fork do (README,
- * "Flamegraphs"). So the measurement iterations alternate profiled and plain in ABBA blocks of four (P U U P), which
- * cancels a linear drift such as a JIT still improving, and `flame.overhead` is the mean over
+ * cannot resolve a cost of a few percent: whole forks differ far more than iterations inside one fork do
+ * (docs/flamegraphs.md). So the measurement iterations alternate profiled and plain in ABBA blocks of four
+ * (P U U P), which cancels a linear drift such as a JIT still improving, and `flame.overhead` is the mean over
  * blocks of 1 - (P1 + P2) / (U1 + U2), with a 95 % Student-t interval across blocks. What it cannot see is a cost that
  * stays after the first start (the library loaded, JVMTI hooks enabled): that shows only between forks.
  */

@@ -142,9 +142,8 @@ object Report {
                     "p99 and p99.9, whose interval is the range of the per-iteration values, where the two ranges do " +
                     "not overlap, which happens by chance with p = 2 ÷ C(m+n, m) for m and n iterations, and p is at " +
                     "most 0.1 % (7 iterations a side reach it). Two " +
-                    "separate runs cannot see fork-to-fork and sitting-to-sitting variance (README, \"Comparing two " +
-                    "configurations\"): for a verdict you can trust, run both sides interleaved in one sitting with " +
-                    "`scripts/compare`.",
+                    "separate runs cannot see fork-to-fork and sitting-to-sitting variance (docs/compare.md): for a " +
+                    "verdict you can trust, run both sides interleaved in one sitting with `scripts/compare`.",
             )
         }
         out.append("\n")

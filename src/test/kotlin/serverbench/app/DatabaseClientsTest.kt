@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestInstance
 import reactor.core.publisher.Flux
 import serverbench.app.DatabaseClients.Query
+import serverbench.fixture.BundledPostgres
 import serverbench.fixture.PostgresServer
 import java.sql.DriverManager
 import java.time.Duration
@@ -19,12 +20,15 @@ class DatabaseClientsTest {
 
     @BeforeAll
     fun start() {
+        BundledPostgres.assume()
         pg = PostgresServer.start()
         DriverManager.getConnection(pg.jdbcUrl, PostgresServer.USER, "").use { DatabaseSchema.create(it) }
     }
 
     @AfterAll
-    fun stop() = pg.close()
+    fun stop() {
+        if (::pg.isInitialized) pg.close()
+    }
 
     private fun clients(pool: Int) = DatabaseClients(pg.jdbcUrl, PostgresServer.USER, "", pool)
 

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.ValueSource
 import serverbench.Full
+import serverbench.fixture.BundledPostgres
 import serverbench.fixture.Cgroups
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
@@ -79,6 +80,7 @@ class CpuBudgetIT {
 
     @Test
     fun `under a cpuset PostgreSQL runs in a group of its own on every core, and nothing is left`() {
+        BundledPostgres.assume()
         assumeCgroups()
         val cores = CpuPlacement.machineCores()
         assumeTrue(cores >= 2, "needs 2 cores")

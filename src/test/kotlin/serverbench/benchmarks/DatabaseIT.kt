@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test
 import serverbench.Full
 import serverbench.app.DatabaseClients
 import serverbench.app.DatabaseSchema
+import serverbench.fixture.BundledPostgres
 import serverbench.fixture.PostgresServer
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -36,6 +37,7 @@ class DatabaseIT {
 
     @Test
     fun `both drivers measure on a real PostgreSQL, with the pool's wait, and leave nothing behind`() {
+        BundledPostgres.assume()
         val before = leftovers()
         val json = Files.createTempFile("db", ".json").toFile()
         try {
@@ -60,6 +62,7 @@ class DatabaseIT {
 
     @Test
     fun `a database that goes down mid-run fails the run with one line naming it, and nothing remains`() {
+        BundledPostgres.assume()
         val before = leftovers()
         val run = Jar.run(
             "DatabaseBenchmark.jdbc$", "-p", "server=tomcat", "-p", "query=nextval", "-p", "concurrency=8",
@@ -74,6 +77,7 @@ class DatabaseIT {
 
     @Test
     fun `a killed launcher leaves no PostgreSQL behind`() {
+        BundledPostgres.assume()
         val before = leftovers()
         val started = Jar.start("DatabaseBenchmark.r2dbc$", "-p", "server=netty", "-p", "query=insert", *tiny)
         val process = started.process
@@ -100,6 +104,7 @@ class DatabaseIT {
 
     @Test
     fun `a pool that stays exhausted past the client's timeout fails the run with one line naming the pool`() {
+        BundledPostgres.assume()
         val before = leftovers()
         // A 5 s client timeout: the pools give up after 4.5 s. 1 s into the load a session locks the sequence for
         // 7 s: both pooled connections wait inside PostgreSQL, the other 6 requests wait for the pool and get the
@@ -127,6 +132,7 @@ class DatabaseIT {
 
     @Test
     fun `a database named by serverbench_db_url is used instead of one of its own`() {
+        BundledPostgres.assume()
         PostgresServer.start().use { own ->
             val before = leftovers()
             val run = Jar.run(

@@ -1,7 +1,9 @@
 package serverbench.benchmarks
 
+import org.junit.jupiter.api.Assumptions.assumeTrue
 import java.io.File
 import java.util.concurrent.TimeUnit
+import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.atomic.AtomicInteger
 
 /**
@@ -75,6 +77,23 @@ object Jar {
     }
 
     fun currentJava(): String = File(System.getProperty("java.home"), "bin/java").path
+
+    private val toldNoNewerJava = AtomicBoolean()
+
+    /**
+     * [newerJava], or the test is skipped with where it looked: in the test report and once on the console, so a
+     * machine with JDK 17 alone sees what did not run (README, "Requirements").
+     */
+    fun assumeNewerJava(): String {
+        val java = newerJava()
+        val why = "skipped: no JDK >= 21 found (set SERVERBENCH_NEW_JDK to its home, or install one under " +
+            "/usr/lib/jvm or /opt/java)"
+        if (java == null && toldNoNewerJava.compareAndSet(false, true)) {
+            println("serverbench tests: newer-JDK runs $why")
+        }
+        assumeTrue(java != null, why)
+        return java!!
+    }
 
     /** The newest JDK >= 21 installed beside this one (e.g. /usr/lib/jvm/temurin-25-jdk-amd64), if any. */
     fun newerJava(): String? {

@@ -231,13 +231,12 @@ class JarSmokeIT {
 
     @Test
     fun `virtual-thread variants run on the newer JDK`() {
-        val java = Jar.newerJava()
-        assumeTrue(java != null, "no JDK >= 21 installed beside this one")
+        val java = Jar.assumeNewerJava()
         val json = Files.createTempFile("virtual", ".json").toFile()
         try {
             val run = Jar.run(
                 "BlockingIoBenchmark.(cfVirtual|direct)$", "-p", "delayMs=5", "-p", "concurrency=8",
-                "-p", "virtualThreads=true", *tiny, "-rf", "json", "-rff", json.path, java = java!!,
+                "-p", "virtualThreads=true", *tiny, "-rf", "json", "-rff", json.path, java = java,
             )
             assertEquals(0, run.exitCode, run.toString())
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
@@ -250,11 +249,10 @@ class JarSmokeIT {
     @Full
     @Test
     fun `runs on the newer JDK too, without warnings`() {
-        val java = Jar.newerJava()
-        assumeTrue(java != null, "no JDK >= 21 installed beside this one")
+        val java = Jar.assumeNewerJava()
         val json = Files.createTempFile("smoke25", ".json").toFile()
         try {
-            val run = Jar.run("Noop", "-p", "concurrency=8", *tiny, "-rf", "json", "-rff", json.path, java = java!!)
+            val run = Jar.run("Noop", "-p", "concurrency=8", *tiny, "-rf", "json", "-rff", json.path, java = java)
             assertEquals(0, run.exitCode, run.toString())
             val warning = Regex("^WARNING", RegexOption.MULTILINE)
             assertFalse(warning.containsMatchIn(run.stdout + run.stderr), run.toString())

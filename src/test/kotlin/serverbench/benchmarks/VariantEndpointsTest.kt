@@ -10,6 +10,7 @@ import org.springframework.boot.WebApplicationType
 import serverbench.app.DatabaseClients
 import serverbench.app.DatabaseSchema
 import serverbench.app.Downstream
+import serverbench.fixture.BundledPostgres
 import serverbench.fixture.DownstreamStub
 import serverbench.fixture.PostgresServer
 import serverbench.fixture.ServerFixture
@@ -65,6 +66,7 @@ class VariantEndpointsTest {
     @ParameterizedTest
     @EnumSource(ServerKind::class)
     fun `every stack answers every variant's request`(kind: ServerKind) {
+        BundledPostgres.assume()
         DownstreamStub.start().use { stub ->
             PostgresServer.start().use { pg ->
                 DriverManager.getConnection(pg.jdbcUrl, PostgresServer.USER, "").use { DatabaseSchema.create(it) }

@@ -12,7 +12,7 @@ import kotlin.test.assertTrue
  * never be below 100 ms, and throughput × mean latency must equal the number of connections (Little's law for a closed
  * loop): if either fails, the harness, not the server, is wrong. How far above 100 ms p50 sits is the machine's
  * scheduling as much as the harness's (other processes on a busy 2-core machine add milliseconds): that is measured
- * by `DelayBenchmark` (README, "Calibration"), and here bounded only loosely. Each stack waits the way that costs it
+ * by `DelayBenchmark` (docs/calibration.md), and here bounded only loosely. Each stack waits the way that costs it
  * least, so the figure is the harness's: Tomcat and Jetty sleep on a worker thread (8 of 200), Netty uses a timer (a
  * sleep would hold one of its few event loops). The handler path is warmed first with 1 ms waits: at 100 ms a few
  * seconds are only a few hundred requests, and interpreted code would add milliseconds that are the JIT's, not the

@@ -84,9 +84,10 @@ class MeasurementWindowTest {
                     },
                 ),
             )
-            // Windows hold 3 or 4 bursts (±1 burst is the scatter the README explains); 12 of them pool to a few %,
-            // and the truth, from 64 latencies, is itself a few % off on a busy machine. The bias this guards against
-            // is about a quarter of the score (README, "Why the window is exact"): within 10 % tells the two apart.
+            // Windows hold 3 or 4 bursts (±1 burst is the scatter docs/reading-the-output.md explains); 12 of them
+            // pool to a few %, and the truth, from 64 latencies, is itself a few % off on a busy machine. The bias
+            // this guards against is about a quarter of the score (docs/reading-the-output.md: why the window is
+            // exact): within 10 % tells the two apart.
             assertTrue(score / truth in 0.90..1.10, "score $score vs $truth")
             // Each window ends at its deadline, not at the next burst.
             windows.forEach { assertTrue(it.nanos < 1_100_000_000, "window of ${it.nanos / 1e6} ms") }

@@ -11,9 +11,10 @@ import kotlin.test.assertNull
 import kotlin.test.assertTrue
 
 /**
- * `scripts/report --format` against the trackers' documented shapes. github-action-benchmark (README, "Examples" of
- * customBiggerIsBetter / customSmallerIsBetter; `BenchmarkResult` in its src/extract.ts): a JSON array of objects with
- * `name` (string), `unit` (string), `value` (number), optional `range` and `extra` (strings), nothing else read.
+ * `scripts/report --format` against the trackers' documented shapes. github-action-benchmark (its README's
+ * examples of customBiggerIsBetter / customSmallerIsBetter; `BenchmarkResult` in its src/extract.ts): a JSON array of
+ * objects with `name` (string), `unit` (string), `value` (number), optional `range` and `extra` (strings), nothing else
+ * read.
  * Bencher Metric Format (bencher.dev/bmf.json, draft-07): an object of benchmark names, each an object of measures,
  * each an object with a required number `value` and optional numbers `lower_value`, `upper_value`.
  */

@@ -1,0 +1,32 @@
+package serverbench
+
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.io.File
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/** `scripts/serve` runs on the JDK of `JAVA_HOME`, as `scripts/bench` does, not on whatever `java` PATH finds first. */
+class ServeScriptTest {
+    @Test
+    fun `scripts-serve runs JAVA_HOME's java when it is set`(@TempDir dir: File) {
+        // A copy of the script beside a jar that exists (its content is never read here) and a JDK whose java says
+        // how it was called: the served process is then that JDK's.
+        File(dir, "scripts").mkdirs()
+        File("scripts/serve").copyTo(File(dir, "scripts/serve")).setExecutable(true)
+        File(dir, "target").mkdirs()
+        File(dir, "target/benchmarks.jar").writeText("")
+        val jdk = File(dir, "jdk/bin").apply { mkdirs() }
+        File(jdk, "java").apply {
+            writeText("#!/usr/bin/env bash\necho \"chosen java: \$*\"\n")
+            setExecutable(true)
+        }
+        val p = ProcessBuilder("bash", File(dir, "scripts/serve").path, "--server", "netty")
+            .redirectErrorStream(true).apply { environment()["JAVA_HOME"] = File(dir, "jdk").path }.start()
+        val out = p.inputStream.bufferedReader().readText()
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES), out)
+        assertEquals(0, p.exitValue(), out)
+        assertTrue(out.startsWith("chosen java: ") && "serverbench.fixture.Serve --server netty" in out, out)
+    }
+}
