@@ -6,6 +6,7 @@ import serverbench.fixture.RemoteTarget
 import serverbench.fixture.ServeAdmin
 import serverbench.fixture.TargetStatus
 import java.net.InetSocketAddress
+import java.time.Duration
 import kotlin.test.assertEquals
 
 /**
@@ -32,7 +33,8 @@ class RemoteResourcesTest {
         }
         http.start()
         try {
-            return block(RemoteTarget(InetSocketAddress("127.0.0.1", 1), http.address))
+            // A long timeout: what is tested is the figures, and a first request on a busy machine took over 3 s.
+            return block(RemoteTarget(InetSocketAddress("127.0.0.1", 1), http.address, Duration.ofSeconds(60)))
         } finally {
             http.stop(0)
         }
