@@ -4,19 +4,19 @@ import io.netty.handler.ssl.OpenSsl
 import io.netty.handler.ssl.SslProvider
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty
 import org.springframework.boot.reactor.netty.NettyServerCustomizer
+import org.springframework.boot.ssl.SslBundle
+import org.springframework.boot.ssl.pem.PemSslStoreBundle
+import org.springframework.boot.ssl.pem.PemSslStoreDetails
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
 import org.springframework.core.env.Environment
 import reactor.netty.http.Http11SslContextSpec
 import reactor.netty.http.Http2SslContextSpec
-import java.io.File
-import java.security.KeyStore
-import javax.net.ssl.KeyManagerFactory
 
 /**
  * The `sslProvider` knob (Netty with `tls=true`): which TLS engine Reactor Netty's HTTPS runs on. Boot has no property
  * for it, and Netty's own default follows the classpath (OpenSSL whenever netty-tcnative loads, which it does in this
- * jar), so the server is made secure again here with the same key store as Boot's `server.ssl.*` and the engine
+ * jar), so the server is made secure again here with the certificate and key of Boot's `server.ssl.*`, the engine
  * named: `jdk` (JSSE, what a Spring Boot service without netty-tcnative runs) or `openssl` (BoringSSL through
  * netty-tcnative).
  */
@@ -36,13 +36,10 @@ class NettySslProvider {
                     "(${OpenSsl.unavailabilityCause()}); use sslProvider=jdk"
             }
         }
-        val password = env.getRequiredProperty("server.ssl.key-store-password").toCharArray()
-        val store = KeyStore.getInstance(env.getProperty("server.ssl.key-store-type", "PKCS12"))
-        File(env.getRequiredProperty("server.ssl.key-store").removePrefix("file:")).inputStream()
-            .use { store.load(it, password) }
-        val keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm()).apply {
-            init(store, password)
-        }
+        // Boot's own PEM reading, as for its server.ssl.certificate: the PEM text itself (TlsCertificate) or a file.
+        val pem = PemSslStoreDetails.forCertificate(env.getRequiredProperty("server.ssl.certificate"))
+            .withPrivateKey(env.getRequiredProperty("server.ssl.certificate-private-key"))
+        val keys = SslBundle.of(PemSslStoreBundle(pem, null)).managers.keyManagerFactory
         // With HTTP/2 on (-p protocol=h2), the spec that offers h2 by ALPN, as Boot's own would.
         val spec = if (env.getProperty("server.http2.enabled", Boolean::class.java, false)) {
             Http2SslContextSpec.forServer(keys).configure { it.sslProvider(provider) }

@@ -25,8 +25,8 @@ class RemoteResources(private val target: RemoteTarget) : ResourceSource {
         val to = target.status()
         last = from to to
         return ResourceReport(
-            processCpuNanos = to.processCpuNanos - from.processCpuNanos,
-            allocatedBytes = if (from.allocatedBytes < 0) -1 else to.allocatedBytes - from.allocatedBytes,
+            processCpuNanos = ResourceReport.growth(from.processCpuNanos, to.processCpuNanos),
+            allocatedBytes = ResourceReport.growth(from.allocatedBytes, to.allocatedBytes),
             peakThreads = to.peakThreads,
             openFds = to.openFds,
             heapAfterGcBytes = to.heapAfterGcBytes,

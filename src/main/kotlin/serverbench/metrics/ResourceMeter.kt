@@ -72,8 +72,8 @@ class ResourceMeter(
             outsideCpu += (c - c0).coerceAtLeast(0)
             outsideAllocated += (a - a0).coerceAtLeast(0)
         }
-        val cpu = processCpuNanos() - cpuStart
-        val allocated = allocatedBytes() - allocatedStart
+        val cpu = ResourceReport.growth(cpuStart, processCpuNanos())
+        val allocated = ResourceReport.growth(allocatedStart, allocatedBytes())
         val machine = MachineCpu.busyShare(machineStart, MachineCpu.sample())
         return ResourceReport(
             processCpuNanos = cpu,

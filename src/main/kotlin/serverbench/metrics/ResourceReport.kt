@@ -25,4 +25,12 @@ class ResourceReport(
      */
     val outsideCpuNanos: Long = 0,
     val outsideAllocatedBytes: Long = 0,
-)
+) {
+    companion object {
+        /**
+         * A counter's growth from [from] to [to]: -1 (no figure) when either end could not tell (-1), never the 0
+         * that subtracting one -1 from another would give.
+         */
+        fun growth(from: Long, to: Long): Long = if (from < 0 || to < 0) -1 else to - from
+    }
+}

@@ -25,17 +25,23 @@ class LoadGroupTest : NettyServerTest() {
             val started = System.nanoTime()
             while (System.nanoTime() - started < 1_500_000_000) c.next()
             val report = c.endIteration()
-            val expected = 400 * report.wallNanos / 1e9
-            // Behaviour, not speed: the schedule is counted, not timed, so a busy machine only makes requests late.
-            assertTrue(
-                report.scheduled in (expected * 0.97).toLong()..(expected * 1.03 + 2).toLong(),
-                "${report.scheduled}",
-            )
             assertEquals(400.0, report.rate)
             assertEquals(2, report.threads.size)
+            // Behaviour, not speed: each thread schedules its 200/s over its own iteration, which starts and ends when
+            // it gets the command, a little apart from the others' on a busy machine. The schedule counts what went
+            // out of what was due in that window: all of it, unless requests found every connection busy (a server
+            // slowed by the machine), which are then late.
+            val expected = report.threads.sumOf { 200 * it.wallNanos / 1e9 }
+            val sent = "${report.scheduled} sent, $expected due in the threads' windows, ${report.late} late"
+            assertTrue(report.scheduled <= expected + 2, sent)
+            assertTrue(if (report.capReached) report.late > 0 else report.scheduled >= expected - 2, sent)
             assertNotNull(report.uncorrectedLatencyMicros)
             val counts = report.threads.map { it.successes }
-            assertTrue(counts.all { it > report.scheduled / 3 }, "each thread half the schedule: $counts")
+            // Half each, within a tenth of the whole (windows apart by a busy machine's delays), while both kept up.
+            if (!report.capReached) {
+                assertTrue(counts.all { it * 10 in counts.sum() * 4..counts.sum() * 6 }, "each thread half: $counts")
+            }
+            assertTrue(counts.all { it > 0 }, "each thread carried load: $counts")
             assertEquals(0, report.failures.total)
         }
     }

@@ -115,9 +115,11 @@ class OpenLoopTest : NettyServerTest() {
             ),
         )
         assertTrue(openP99 >= 1500, "open loop corrected p99 $openP99 ms")
-        // The 2 s stall hides from what a closed loop measures (bounds loose enough for a busy machine).
-        assertTrue(uncorrectedP99 < 500, "open loop uncorrected p99 $uncorrectedP99 ms")
-        assertTrue(closedP99 < 500, "closed loop p99 $closedP99 ms")
+        // The 2 s stall hides from what a closed loop measures: counted, not timed, only the requests already on
+        // the connections (4 open loop, 1 closed) were sent into it; a busy machine's delays stay far below 1.5 s.
+        fun stalled(h: org.HdrHistogram.Histogram) = h.getCountBetweenValues(1_500_000, h.highestTrackableValue)
+        assertTrue(stalled(open.uncorrectedLatencyMicros) <= 4, "open loop uncorrected p99 $uncorrectedP99 ms")
+        assertTrue(stalled(closed.latencyMicros) <= 1, "closed loop p99 $closedP99 ms")
         assertTrue(ms(closed.latencyMicros.maxValue) >= 1500, "the closed loop's one stalled request")
         assertTrue(open.late > 100, "requests due during the stall went out late: ${open.late}")
         assertEquals(0, open.failures.total + closed.failures.total)

@@ -45,7 +45,33 @@ class JitMeterTest {
         val meter = JitMeter(proc)
         assertFalse(meter.byCpu)
         assertTrue(meter.label.startsWith("elapsed compile time"), meter.label)
-        assertTrue(meter.sample().nanosSince(meter.sample()) <= 0)
+        // The figure is the JVM's elapsed compile time, read between the bean's readings around each sample.
+        val bean = ManagementFactory.getCompilationMXBean()
+        assumeTrue(bean.isCompilationTimeMonitoringSupported, "no compile time on this JVM")
+        val outerStart = bean.totalCompilationTime
+        val before = meter.sample()
+        val innerStart = bean.totalCompilationTime
+        var sink = 0L
+        // New code until the JIT has spent a millisecond on it (its figure's unit), within 200 rounds.
+        var round = 0
+        while (bean.totalCompilationTime == innerStart && round++ < 200) sink += jitWork(round)
+        val innerEnd = bean.totalCompilationTime
+        val after = meter.sample()
+        val outerEnd = bean.totalCompilationTime
+        assertTrue(sink != 0L && innerEnd > innerStart, "the JIT compiled nothing in $round rounds")
+        val nanos = after.nanosSince(before)
+        assertTrue(
+            nanos in (innerEnd - innerStart) * 1_000_000..(outerEnd - outerStart) * 1_000_000,
+            "$nanos ns; the bean read ${innerEnd - innerStart} to ${outerEnd - outerStart} ms",
+        )
+        assertEquals(0, before.nanosSince(after), "never negative")
+    }
+
+    /** Work over several types, so that each round has something new for C1 and C2. */
+    private fun jitWork(round: Int): Long {
+        var sum = 0L
+        repeat(20_000) { i -> sum += listOf(i, round).map { (it * 31).toString() }.sumOf { it.hashCode().toLong() } }
+        return sum
     }
 
     @Test

@@ -30,9 +30,11 @@ class ResourceMeterTest {
         // Alive for the whole measurement, as the stub's event loops are for a whole trial.
         val stub = Thread({
             go.await()
-            val end = System.nanoTime() + 200_000_000
+            // 200 ms of its own CPU, not of wall time: on a busy machine a thread gets less than a core.
+            val cpu = java.lang.management.ManagementFactory.getThreadMXBean()
+            val end = cpu.currentThreadCpuTime + 200_000_000
             var x = 0L
-            while (System.nanoTime() < end) x += x xor 7
+            while (cpu.currentThreadCpuTime < end) x += x xor 7
             kept.set(ByteArray(8 shl 20).also { it[0] = x.toByte() })
             spun.countDown()
             release.await()
