@@ -11,7 +11,7 @@ internal object BaselinePairs {
             (if (gone.size > 5) "; and ${gone.size - 5} more" else "") + ".\n"
     }
 
-    /** One warning line for the pairs whose two runs used other numbers of client threads ([ClientThreads]), or null. */
+    /** One warning line for the pairs whose runs used other numbers of client threads ([ClientThreads]), or null. */
     fun clientThreads(head: List<Run>, base: List<Run>): String? {
         val baseByKey = base.associateBy { it.key }
         val differing = head.mapNotNull { run ->

@@ -215,7 +215,8 @@ class FindingsTest {
         val alone = lines(runs.take(2))
         assertTrue(
             alone.contains(
-                "- **Cpu**: only **tomcat direct** was steady without errors or fired guards: 9,800 req/s, p99 22.00 ms.",
+                "- **Cpu**: only **tomcat direct** was steady without errors or fired guards: 9,800 req/s, " +
+                    "p99 22.00 ms.",
             ),
             "$alone",
         )
