@@ -1,7 +1,6 @@
 package serverbench.compare
 
 import serverbench.compare.ForkOrder.Side
-import serverbench.fixture.CpuPlacement
 import serverbench.report.ClientThreads
 import serverbench.report.Run
 
@@ -94,7 +93,7 @@ class Comparison(
                     continue
                 }
                 // Unless the sides differ in it on purpose, two counts are two loads under one key.
-                if (CpuPlacement.CLIENT_THREADS !in sideParams) {
+                if (ClientThreads.PARAM !in sideParams) {
                     ClientThreads.differ(base, head)?.let { threads += "$name$shown" to it }
                 }
                 for (metric in Metric.entries) {

@@ -1,5 +1,7 @@
 package serverbench.report
 
+import serverbench.fixture.CpuPlacement
+
 /**
  * How many client threads a row's load ran on. `-p clientThreads=auto` resolves on the machine that runs it (one per 4
  * processors, `LoadSplit.auto`) and is left out of result keys ([serverbench.fixture.LaterParams]), so a row and its
@@ -8,6 +10,9 @@ package serverbench.report
  */
 object ClientThreads {
     const val METRIC = "client.threads"
+
+    /** The parameter: where two configurations set it on purpose, their counts differ by design. */
+    const val PARAM = CpuPlacement.CLIENT_THREADS
 
     /** The count [run] used; null where its result file does not say (older results, another engine's agents). */
     fun of(run: Run): Int? = run.secondary[METRIC]?.score?.takeIf { it.isFinite() && it >= 1 }?.toInt()
