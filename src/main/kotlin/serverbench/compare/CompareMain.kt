@@ -147,6 +147,7 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
                 "each fork's results and log in ${dir.path}/",
         )
         comparison.notCompared.forEach { err.println("compare: $it") }
+        comparison.clientThreads?.let { err.println("compare: $it") }
         if (comparison.rows.isEmpty()) {
             if (comparison.notCompared.isEmpty()) {
                 err.println("compare: no benchmark completed on both sides; the logs in ${dir.path}/ say why")

@@ -1,6 +1,7 @@
 package serverbench.compare
 
 import serverbench.compare.ForkOrder.Side
+import serverbench.report.ClientThreads
 import serverbench.report.Run
 
 /**
@@ -11,6 +12,8 @@ class Comparison(
     val rows: List<Row>,
     /** Benchmarks left out because a side ran several values of a side's parameter: one line each, saying why. */
     val notCompared: List<String> = emptyList(),
+    /** One line naming the rows whose sides ran on other numbers of client threads ([ClientThreads]), or null. */
+    val clientThreads: String? = null,
 ) {
 
     /** One figure of one benchmark × parameters: base's and head's fork means. */
@@ -75,6 +78,7 @@ class Comparison(
             }
             val rows = ArrayList<Row>()
             val notCompared = ArrayList<String>()
+            val threads = ArrayList<Pair<String, String>>()
             for ((_, members) in keyed.groupBy { it.third }) {
                 val first = members.first().second
                 val base = members.filter { it.first == Side.BASE }.map { it.second }
@@ -82,11 +86,15 @@ class Comparison(
                 if (base.isEmpty() || head.isEmpty()) continue
                 val params = first.params.filterKeys { it !in sideParams }
                 val pooled = pooled(Side.BASE, base, sideParams) ?: pooled(Side.HEAD, head, sideParams)
+                val name = first.benchmark.substringAfterLast(".benchmarks.")
+                val shown = if (params.isEmpty()) "" else " (${params.entries.joinToString(", ")})"
                 if (pooled != null) {
-                    val name = first.benchmark.substringAfterLast(".benchmarks.")
-                    val shown = if (params.isEmpty()) "" else " (${params.entries.joinToString(", ")})"
                     notCompared += "$name$shown: not compared, $pooled"
                     continue
+                }
+                // Unless the sides differ in it on purpose, two counts are two loads under one key.
+                if (ClientThreads.PARAM !in sideParams) {
+                    ClientThreads.differ(base, head)?.let { threads += "$name$shown" to it }
                 }
                 for (metric in Metric.entries) {
                     val b = base.mapNotNull { it.metric(metric.key)?.score }.filter { it.isFinite() }
@@ -104,7 +112,7 @@ class Comparison(
                     )
                 }
             }
-            return Comparison(rows, notCompared)
+            return Comparison(rows, notCompared, ClientThreads.warning(threads, "base against head"))
         }
 
         /** Why [runs] of one side cannot make one row: several settings of [sideParams]; null when one. */

@@ -32,6 +32,7 @@ object ComparisonOutput {
                 "forks, spread as they fell, to be marked (its distance to the farther end of its interval; `–`: " +
                 "too few forks for any mark).${levels(rows)}\n\n",
         )
+        comparison.clientThreads?.let { sb.append("$it\n\n") }
         val notCompared = comparison.notCompared.joinToString("") { "\n- $it" }
         if (rows.isEmpty()) {
             if (notCompared.isNotEmpty()) return sb.append("No row compared:$notCompared\n").toString()

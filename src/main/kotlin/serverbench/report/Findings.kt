@@ -112,10 +112,14 @@ object Findings {
                     flags.joinToString("") { "; $it" } + ".",
             )
         }
-        val steady = runs.filter { !it.notSteady && it.primary.score.isFinite() }
+        // Only judged rows are ranked; the others are named with why in the second line ([RowFlags]).
+        val steady = runs.filter { RowFlags.judged(it) && it.primary.score.isFinite() }
         val first = when (steady.size) {
-            0 -> "- $label: no row was steady, nothing can be compared."
-            1 -> "- $label: only **${name(steady.single())}** was steady: ${figures(steady.single())}."
+            0 -> "- $label: no row was steady without errors or fired guards, nothing can be compared."
+
+            1 -> "- $label: only **${name(steady.single())}** was steady without errors or fired guards: " +
+                "${figures(steady.single())}."
+
             else -> "- $label: " + listOfNotNull(lead(steady, Run.SCORE), lead(steady, P99)).joinToString("; ") + "."
         }
         val second = stacks(steady, runs.size) + flags

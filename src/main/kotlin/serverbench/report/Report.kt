@@ -147,6 +147,7 @@ object Report {
             )
         }
         out.append("\n")
+        if (base != null) BaselinePairs.clientThreads(head, base)?.let { out.append("\n$it\n") }
         // Not against a baseline: that report asks what a change did, and verdicts on the head alone would read as its.
         if (base == null) out.append(Findings.markdown(head))
         val baseByKey = base?.associateBy { it.key } ?: emptyMap()
@@ -164,16 +165,7 @@ object Report {
             out.append(TopFrames.markdown(all))
             charts[family]?.forEach { out.append("\n![${File(it).nameWithoutExtension}]($it)\n") }
         }
-        if (base != null) {
-            val gone = base.filter { b -> head.none { it.key == b.key } }
-            if (gone.isNotEmpty()) {
-                out.append(
-                    "\n${gone.size} baseline rows have no counterpart here: " +
-                        gone.take(5).joinToString("; ") { describe(it) } +
-                        (if (gone.size > 5) "; and ${gone.size - 5} more" else "") + ".\n",
-                )
-            }
-        }
+        if (base != null) out.append(BaselinePairs.gone(head, base))
         return out.toString()
     }
 
@@ -255,10 +247,6 @@ object Report {
             if (missing > 0) out.append("\n$missing of ${runs.size} rows have no baseline with the same parameters.\n")
         }
     }
-
-    private fun describe(r: Run) = "${r.family}.${r.variant} (${r.params.entries.joinToString(", ") {
-        "${it.key}=${it.value}"
-    }})"
 
     private fun cell(metric: String, run: Run, oldRun: Run?, withBaseline: Boolean): String {
         val now = run.metric(metric)

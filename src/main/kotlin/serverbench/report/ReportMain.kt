@@ -69,6 +69,8 @@ fun main(args: Array<String>) {
     val chartLinks = Charts.write(headRuns, chartDir, here)
     val diffDir = File(chartDir.absoluteFile.parentFile, headFile.nameWithoutExtension + "-diff")
     val baseByKey = baseRuns?.associateBy { it.key } ?: emptyMap()
+    // In the markdown too; on the console as well, since the markdown usually goes to a file unread.
+    baseRuns?.let { BaselinePairs.clientThreads(headRuns, it) }?.let { System.err.println("report: $it") }
     print(
         Report.markdown(
             headRuns,

@@ -3,9 +3,21 @@ package serverbench.report
 import serverbench.metrics.Steadiness
 import java.util.Locale
 
-/** The caveats of a finding's rows ([Findings]). */
+/** The caveats of a finding's rows ([Findings]), and which rows may be ranked at all. */
 internal object RowFlags {
     private val NOT_STEADY = Run.NOT_STEADY.removePrefix("warning.")
+
+    /**
+     * A row the findings may rank: steady by the guard's verdict (not "not steady", nor too few iterations for one),
+     * no failed request, no guard fired (a saturated client, Little's law off, unanswered or late requests: its
+     * figures do not measure the server as labelled). A row without a verdict is no headline, however it leads.
+     */
+    fun judged(run: Run): Boolean = !run.notSteady && !run.steadinessNotJudged && errors(run) == 0.0 &&
+        guards(run).isEmpty()
+
+    private fun errors(run: Run): Double = run.metric("errors")?.score?.takeIf { it.isFinite() } ?: 0.0
+
+    private fun guards(run: Run): List<String> = run.warnings.filter { it != NOT_STEADY }
 
     /** What a reader must know before trusting a row: not steady, failures, the guards that fired. */
     fun of(runs: List<Run>, name: (Run) -> String): List<String> {
@@ -16,21 +28,23 @@ internal object RowFlags {
         } else if (unsteady.isNotEmpty()) {
             out += "not steady"
         }
+        // With other rows, each reason says the row was left out of the ranking; a row alone is only described.
+        val left = if (runs.size > 1) ", so not compared: " else ": "
         val unjudged = runs.filter { it.steadinessNotJudged }
         if (unjudged.isNotEmpty()) {
-            val which = if (unjudged.size == runs.size) "" else ": " + unjudged.joinToString(", ") { name(it) }
-            out += "too few iterations to judge steadiness (-i ${Steadiness.MIN_ITERATIONS} or more)$which"
+            val why = "too few iterations to judge steadiness (-i ${Steadiness.MIN_ITERATIONS} or more)"
+            out += if (runs.size > 1) why + left + unjudged.joinToString(", ") { name(it) } else why
         }
-        val failed = runs.filter { (it.metric("errors")?.score ?: 0.0) > 0 }
+        val failed = runs.filter { errors(it) > 0 }
         if (failed.isNotEmpty()) {
-            out += "errors: " + failed.joinToString(", ") {
-                name(it) + String.format(Locale.ROOT, " %.0f", it.metric("errors")!!.score)
+            out += "errors" + left + failed.joinToString(", ") {
+                name(it) + String.format(Locale.ROOT, " %.0f", errors(it))
             }
         }
-        val warned = runs.filter { r -> r.warnings.any { it != NOT_STEADY } }
+        val warned = runs.filter { guards(it).isNotEmpty() }
         if (warned.isNotEmpty()) {
-            out += "guards fired: " + warned.joinToString(", ") { r ->
-                "${name(r)} (${r.warnings.filter { it != NOT_STEADY }.joinToString(", ")})"
+            out += "guards fired" + left + warned.joinToString(", ") { r ->
+                "${name(r)} (${guards(r).joinToString(", ")})"
             }
         }
         return out

@@ -86,6 +86,36 @@ class ComparisonTest {
     }
 
     @Test
+    fun `sides whose rows ran on other numbers of client threads get one warning line, unless the sides set it`() {
+        // clientThreads=auto is left out of the key: 1 thread on a 2-core base machine, 4 on a 16-core head one.
+        fun threads(run: Run, n: Int) =
+            run.copy(secondary = run.secondary + ("client.threads" to Metric(n.toDouble(), Double.NaN, "threads")))
+        val differing = forks.map { (side, runs) -> side to runs.map { threads(it, if (side == Side.BASE) 1 else 4) } }
+        fun warnings(forks: List<Pair<Side, List<Run>>>, sideParams: Set<String> = setOf("limit")) =
+            ComparisonOutput.markdown(Comparison.of(forks, sideParams), "b", "h", "f").lines()
+                .filter { it.startsWith("Warning:") }
+        assertEquals(
+            listOf(
+                "Warning: 2 rows ran on other numbers of client threads (base against head, `client.threads`): " +
+                    "CpuBenchmark.direct (server=netty, concurrency=64) 1 against 4; CpuBenchmark.direct " +
+                    "(server=tomcat, concurrency=64) 1 against 4. Each is a different load, so its change is not " +
+                    "the code's alone; `-p clientThreads=auto` counts this machine's processors: give both sides one " +
+                    "count (`-p clientThreads=N`).",
+            ),
+            warnings(differing),
+        )
+        // The same count on both sides, or a count only one side's results hold (an older jar): nothing to say.
+        assertEquals(emptyList(), warnings(forks.map { (side, runs) -> side to runs.map { threads(it, 1) } }))
+        val older = forks.map { (side, runs) -> side to if (side == Side.BASE) runs else runs.map { threads(it, 4) } }
+        assertEquals(emptyList(), warnings(older))
+        // -p clientThreads=1 against =4 as the sides' parameter: the comparison asks exactly that.
+        val asked = differing.map { (side, runs) ->
+            side to runs.map { it.copy(params = it.params + ("clientThreads" to if (side == Side.BASE) "1" else "4")) }
+        }
+        assertEquals(emptyList(), warnings(asked, setOf("limit", "clientThreads")))
+    }
+
+    @Test
     fun `the JSON holds every row with the fields tools read`() {
         val comparison = Comparison.of(forks, setOf("limit"))
         val rows = JsonMapper.builder().build().readTree(ComparisonOutput.json(comparison))

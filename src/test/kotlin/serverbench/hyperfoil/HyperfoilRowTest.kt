@@ -7,6 +7,7 @@ import serverbench.report.Run
 import java.io.File
 import java.util.Properties
 import kotlin.test.assertEquals
+import kotlin.test.assertFalse
 import kotlin.test.assertNull
 import kotlin.test.assertTrue
 
@@ -89,6 +90,14 @@ class HyperfoilRowTest {
         assertTrue(line.contains("WARNING (clientSaturated: Hyperfoil's busiest event loop used 0.95"), line)
         assertTrue(line.contains("WARNING (littlesLaw: req/s × mean latency ÷ concurrency = 0.375"), line)
         assertTrue(line.contains("too few iterations to judge steadiness (-i 5 or more)"), line)
+    }
+
+    @Test
+    fun `under five iterations a row carries no steadiness verdict, as the harness writes none`(@TempDir dir: File) {
+        // 4 iterations of 1 s (sizing): too few for either test, so neither steady (0) nor not (1) is written.
+        val run = read(dir, workload("server=netty", "concurrency=8"), summary())
+        assertFalse(Run.NOT_STEADY in run.secondary, "${run.secondary.keys}")
+        assertTrue(run.steadinessNotJudged)
     }
 
     @Test

@@ -85,10 +85,8 @@ class FindingsTest {
                 "- **BlockingIo**: most req/s **netty nonBlocking**: 636.0 vs 635.0 (tomcat nonBlocking), +0.2 %, " +
                     "within " +
                     "noise; lowest p99 too: 100.9 vs 101.0 ms (tomcat direct), -0.1 %, within noise.",
-                "  Same variant, netty vs tomcat: more req/s on tomcat (direct 17×), within noise (nonBlocking); " +
-                    "lower " +
-                    "p99 on tomcat (direct 17× lower), within noise (nonBlocking). Guards fired: netty direct " +
-                    "(unanswered).",
+                "  Same variant, netty vs tomcat: more req/s within noise (nonBlocking); lower p99 within noise " +
+                    "(nonBlocking). Guards fired, so not compared: netty direct (unanswered).",
                 "- **Cpu**: most req/s **tomcat direct**: 9,800 vs 7,840 (netty direct), +25 %, beyond noise; lowest " +
                     "p99 " +
                     "**netty completableFuture**: 15.00 vs 18.00 ms (netty direct), -17 %, beyond noise.",
@@ -215,23 +213,49 @@ class FindingsTest {
         )
         assertTrue(text.contains("  Not steady, so not compared: netty direct."), "$text")
         val alone = lines(runs.take(2))
-        assertTrue(alone.contains("- **Cpu**: only **tomcat direct** was steady: 9,800 req/s, p99 22.00 ms."), "$alone")
+        assertTrue(
+            alone.contains(
+                "- **Cpu**: only **tomcat direct** was steady without errors or fired guards: 9,800 req/s, " +
+                    "p99 22.00 ms.",
+            ),
+            "$alone",
+        )
         val none = lines(runs.take(1) + runs[1].copy(secondary = runs[0].secondary))
-        assertTrue(none.contains("- **Cpu**: no row was steady, nothing can be compared."), "$none")
+        assertTrue(
+            none.contains("- **Cpu**: no row was steady without errors or fired guards, nothing can be compared."),
+            "$none",
+        )
         assertTrue(none.contains("  Not steady, so not compared: netty direct, tomcat direct."), "$none")
     }
 
     @Test
-    fun `rows with too few iterations to judge are compared, and the findings say steadiness was not judged`() {
+    fun `rows with too few iterations to judge have no verdict, so they are named and never ranked`() {
         // Under -i 5 the guard gives no verdict and writes no warning.notSteady.
         fun unjudged(r: Run) = r.copy(secondary = r.secondary - Run.NOT_STEADY, iterations = 3)
         val netty = run("CpuBenchmark.direct", "netty", 10_000.0, 100.0, 10.0, 9.0, 11.0)
         val tomcat = run("CpuBenchmark.direct", "tomcat", 9_500.0, 100.0, 30.0, 28.0, 33.0)
         val one = lines(listOf(unjudged(netty), tomcat.copy(iterations = 5)))
-        assertTrue(one[5].startsWith("- **Cpu**: most req/s **netty direct**: 10,000 vs 9,500"), "$one")
-        assertEquals("  Too few iterations to judge steadiness (-i 5 or more): netty direct.", one[6], "$one")
+        assertEquals(
+            "- **Cpu**: only **tomcat direct** was steady without errors or fired guards: 9,500 req/s, p99 30.00 ms.",
+            one[5],
+            "$one",
+        )
+        assertEquals(
+            "  Too few iterations to judge steadiness (-i 5 or more), so not compared: netty direct.",
+            one[6],
+            "$one",
+        )
         val both = lines(listOf(unjudged(netty), unjudged(tomcat)))
-        assertEquals("  Too few iterations to judge steadiness (-i 5 or more).", both[6], "$both")
+        assertEquals(
+            "- **Cpu**: no row was steady without errors or fired guards, nothing can be compared.",
+            both[5],
+            "$both",
+        )
+        assertEquals(
+            "  Too few iterations to judge steadiness (-i 5 or more), so not compared: netty direct, tomcat direct.",
+            both[6],
+            "$both",
+        )
         // A flag an older harness wrote for 3 iterations is kept; unknown iterations (0) are no reason to doubt one.
         val flagged = lines(listOf(netty.copy(iterations = 3), tomcat))
         assertFalse(flagged.any { it.contains("Too few") }, "$flagged")
@@ -249,10 +273,41 @@ class FindingsTest {
             ),
         )
         assertEquals(
-            "  Errors: netty direct 12. Guards fired: netty direct (unanswered, littlesLaw).",
+            "  Errors, so not compared: netty direct 12. Guards fired, so not compared: netty direct (unanswered, " +
+                "littlesLaw).",
             text[6],
             "$text",
         )
+    }
+
+    @Test
+    fun `a row where a guard fired or requests failed is never the headline, however far it leads`() {
+        // docs/reading-the-output.md: a saturated client understates the server; Little's law off hides time.
+        val saturated = run(
+            "NoopBenchmark.hello", "netty", 60_000.0, 100.0, 2.0, 1.9, 2.1,
+            warnings = listOf(Guards.CLIENT_SATURATED),
+        )
+        val littles = run(
+            "NoopBenchmark.hello", "jetty", 50_000.0, 100.0, 3.0, 2.9, 3.1,
+            warnings = listOf(Guards.LITTLES_LAW),
+        )
+        val clean = run("NoopBenchmark.hello", "tomcat", 30_000.0, 100.0, 6.0, 5.9, 6.1)
+        val three = lines(listOf(saturated, littles, clean))
+        assertEquals(
+            "- **Noop**: only **tomcat hello** was steady without errors or fired guards: 30,000 req/s, p99 6.00 ms.",
+            three[5],
+            "$three",
+        )
+        assertEquals(
+            "  Guards fired, so not compared: netty hello (clientSaturated), jetty hello (littlesLaw).",
+            three[6],
+            "$three",
+        )
+        // The most req/s, counting successes only, while 3 requests failed: not ranked either.
+        val failing = run("NoopBenchmark.hello", "jetty", 45_000.0, 100.0, 4.0, 3.9, 4.1, errors = 3.0)
+        val withFailing = lines(listOf(failing, clean, saturated))
+        assertTrue(withFailing[5].startsWith("- **Noop**: only **tomcat hello** was steady"), "$withFailing")
+        assertTrue(withFailing[6].contains("Errors, so not compared: jetty hello 3."), "$withFailing")
     }
 
     @Test

@@ -164,6 +164,28 @@ class ReportTest {
     }
 
     @Test
+    fun `a row whose baseline ran on another number of client threads is named in one warning line`() {
+        // -p clientThreads=auto is dropped from keys: the baseline's machine resolved it to 1, this run's to 4.
+        fun threads(runs: List<Run>, n: Int) = runs.map {
+            it.copy(secondary = it.secondary + ("client.threads" to Metric(n.toDouble(), Double.NaN, "threads")))
+        }
+        val report = Report.markdown(threads(head, 4), "head.json", threads(base, 1), "base.json")
+        val warning = report.lines().filter { it.startsWith("Warning:") }
+        assertEquals(1, warning.size, report)
+        assertTrue(
+            warning.single().startsWith(
+                "Warning: ${head.count { h -> base.any { it.key == h.key } }} rows ran on other numbers of client " +
+                    "threads (baseline against this run, `client.threads`): ",
+            ),
+            warning.single(),
+        )
+        assertTrue(warning.single().contains(") 1 against 4"), warning.single())
+        assertFalse(Report.markdown(threads(head, 1), "h", threads(base, 1), "b").contains("Warning:"))
+        // Without a baseline nothing is paired.
+        assertFalse(Report.markdown(threads(head, 4), "h", null, null).contains("Warning:"))
+    }
+
+    @Test
     fun `significant only when the intervals do not overlap, in the metric's own direction`() {
         val base = Metric(100.0, 10.0, "ops/s")
         // 105..125 overlaps 90..110
