@@ -145,9 +145,17 @@ class LoadMetricsProfiler : InternalProfiler {
             }
             if (client.requestBytes > 0) {
                 // Requests with a body (the JSON family): what the server read and wrote per successful request.
-                out += ScalarResult("bytes.inPerReq", client.requestBytes.toDouble(), "bytes", AggregationPolicy.AVG)
                 val own = client.threads.sumOf { it.successes }.toDouble()
-                out += RatioResult("bytes.outPerReq", "bytes", client.responseBytes.toDouble(), own)
+                val h2 = client.h2Frames
+                if (h2 == null) {
+                    out +=
+                        ScalarResult("bytes.inPerReq", client.requestBytes.toDouble(), "bytes", AggregationPolicy.AVG)
+                    out += RatioResult("bytes.outPerReq", "bytes", client.responseBytes.toDouble(), own)
+                } else {
+                    // Every frame either way (control frames and failed streams' too), over the successes.
+                    out += RatioResult("bytes.inPerReq", "bytes", h2.written.toDouble(), own)
+                    out += RatioResult("bytes.outPerReq", "bytes", h2.read.toDouble(), own)
+                }
             }
             val resources = report.resources ?: return out
             if (resources.remoteServer != null) {
