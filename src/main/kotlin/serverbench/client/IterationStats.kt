@@ -13,8 +13,6 @@ internal class IterationStats(
     private val connections: Int,
     /** Bytes of one request on the wire when it carries a body (reported as `bytes.inPerReq`); null: not reported. */
     private val requestBytes: Int? = null,
-    /** `-p protocol=h2`: the request and response bytes are the frames counted ([h2Written], [h2Read]). */
-    private val http2: Boolean = false,
 ) {
     private val openLoop = rate > 0
 
@@ -177,7 +175,8 @@ internal class IterationStats(
             opsWithoutSuccess = opsWithoutSuccess,
             requestBytes = requestBytes?.toLong() ?: 0,
             responseBytes = responseBytes,
-            h2Frames = if (http2) H2Bytes(h2Written, h2Read) else null,
+            // Only an h2 connection counts frames, and it reads something (SETTINGS, an answer) whenever it runs.
+            h2Frames = if (h2Read > 0 || h2Written > 0) H2Bytes(h2Written, h2Read) else null,
             // This thread's own completions: [successes] may be JMH's count of every thread's.
             threads = listOf(ClientReport.ThreadShare(this.successes, cpu, wall, connections)),
         )

@@ -62,12 +62,7 @@ class LoadClient(
     private val stallNanos = 2 * timeoutNanos
     val openLoop: Boolean = rate > 0
 
-    internal val stats = IterationStats(
-        rate,
-        connections,
-        request.body?.let { requestBuffer.readableBytes() },
-        http2 = settings.http2Streams > 0,
-    )
+    internal val stats = IterationStats(rate, connections, request.body?.let { requestBuffer.readableBytes() })
     internal val failures = Failures("$request on $address", settings, stats.failures, share.trialTotal)
 
     /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */

@@ -18,6 +18,15 @@ object ConnectionFigures {
     /** The report's columns for them, shown in a table where a row has them. */
     val COLUMNS = listOf(CONNECTS to "connects/s", TLS_FULL to "full TLS handshakes/s", TLS_RESUMED to "resumed/s")
 
+    /**
+     * The report's [columns] that some of [runs] has ([score] not null); the connection figures, which every run has,
+     * only where one is above 0.
+     */
+    fun <R> shown(columns: List<Pair<String, String>>, runs: List<R>, score: (R, String) -> Double?) =
+        columns.filter { (metric, _) ->
+            runs.any { r -> score(r, metric)?.let { it > 0 || COLUMNS.none { c -> c.first == metric } } == true }
+        }
+
     fun results(client: ClientReport): List<Result<*>> {
         val h = client.handshakes
         val wall = client.wallNanos.toDouble()

@@ -51,10 +51,6 @@ object Report {
         "bytes.outPerReq" to "bytes out/req",
     ) + serverbench.metrics.ConnectionFigures.COLUMNS // connections and TLS handshakes per second, where a run has them
 
-    /** Every run has the connection figures, 0 included: a column for them only where a row opened connections. */
-    private fun shown(metric: String, m: Metric) =
-        m.score > 0 || serverbench.metrics.ConnectionFigures.COLUMNS.none { it.first == metric }
-
     /** Whole numbers: a peak of 19 threads is not "19.00". */
     private val COUNTS = setOf("errors", "threads.peak", "fds.open")
 
@@ -201,9 +197,7 @@ object Report {
         val engines = if (runs.any { Run.ENGINE in it.params }) listOf(Run.ENGINE) else emptyList()
         val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList()) +
             (if (runs.any { it.metric("server.throttled") != null }) BUDGET else emptyList()) +
-            FAMILY_FIGURES.filter { (metric, _) ->
-                runs.any { r -> r.metric(metric)?.let { shown(metric, it) } == true }
-            }
+            serverbench.metrics.ConnectionFigures.shown(FAMILY_FIGURES, runs) { r, m -> r.metric(m)?.score }
         val warned = runs.any { it.warnings.isNotEmpty() }
         // Once per row: a differential flamegraph is made by the call.
         val graphs = runs.associateWith { flamegraphs(it) }
