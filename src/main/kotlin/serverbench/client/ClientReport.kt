@@ -45,8 +45,10 @@ class ClientReport(
     val opsWithoutSuccess: Long = 0,
     /** Bytes of one request on the wire when requests carry a body; 0 for bodiless requests (not reported). */
     val requestBytes: Long = 0,
-    /** Bytes of this report's own successful responses ([ThreadShare.successes]), heads included. */
+    /** Bytes of this report's own successful responses ([ThreadShare.successes]), heads included (HTTP/1.1). */
     val responseBytes: Long = 0,
+    /** `-p protocol=h2`: every HTTP/2 frame's bytes written and read in the iteration; null on HTTP/1.1. */
+    val h2Frames: H2Bytes? = null,
     /** Each client thread's own figures, the benchmark thread's first ([LoadGroup]); one entry with one thread. */
     threads: List<ThreadShare>? = null,
     /** Connections opened and TLS handshakes in the iteration (`-p requestsPerConnection`, docs/tls.md). */
@@ -90,6 +92,11 @@ class ClientReport(
                 opsWithoutSuccess = own.opsWithoutSuccess,
                 requestBytes = own.requestBytes,
                 responseBytes = all.sumOf { it.responseBytes },
+                h2Frames = if (own.h2Frames == null) {
+                    null
+                } else {
+                    H2Bytes(all.sumOf { it.h2Frames?.written ?: 0 }, all.sumOf { it.h2Frames?.read ?: 0 })
+                },
                 uncorrectedLatencyMicros = uncorrected,
                 rate = all.sumOf { it.rate },
                 connections = all.sumOf { it.connections },
@@ -106,3 +113,9 @@ class ClientReport(
         }
     }
 }
+
+/**
+ * HTTP/2 frames' bytes in an iteration (`-p protocol=h2`), as the TLS layer sees them: every frame the client [written]
+ * (HEADERS with their HPACK block, DATA, and the connection's SETTINGS, WINDOW_UPDATE, PING, RST_STREAM) and [read].
+ */
+class H2Bytes(val written: Long, val read: Long)

@@ -237,11 +237,7 @@ internal class Connection(
             if (evt.isSuccess) {
                 val session = ctx.pipeline().get(SslHandler::class.java).engine().session
                 slots.tlsSession = "${session.protocol} ${session.cipherSuite}"
-                when (TlsHandshakes.kind(session)) {
-                    TlsHandshakes.Kind.FULL -> client.stats.tlsFull++
-                    TlsHandshakes.Kind.RESUMED -> client.stats.tlsResumed++
-                    TlsHandshakes.Kind.UNKNOWN -> {} // a context not from ClientTls: neither (tests check the sum)
-                }
+                client.stats.tlsHandshake(session)
             } else if (!counted && !client.closing) {
                 counted = true
                 inFlight = false

@@ -100,6 +100,8 @@ internal class ConnectionSlots(
             })
             .connect(address)
             .addListener { f ->
+                // One TCP connection, however many HTTP/2 streams it will carry (each slot is announced apart).
+                if (f.isSuccess) client.stats.connects++
                 if (!f.isSuccess && !client.closing) {
                     client.failures.add(FailureKind.IO_ERROR, "connect failed: ${f.cause()}")
                     // Retry later, not at once: a dead server would otherwise turn this into a busy loop.
@@ -110,7 +112,6 @@ internal class ConnectionSlots(
 
     fun connected(c: RequestSlot) {
         active++
-        client.stats.connects++
         client.stats.connectionsOpen(active)
         client.pacing.connected(c)
     }

@@ -97,6 +97,9 @@ internal class H2Connection(
             Http2ConnectionHandlerBuilder().server(false).validateHeaders(false).gracefulShutdownTimeoutMillis(0)
                 .frameListener(H2Frames(this)).build()
         ctx.pipeline().addAfter(ctx.name(), null, handler)
+        // Bytes written are reported only for requests with a body (bytes.inPerReq): only then is a handler counting
+        // them in every write's path.
+        if (owner.body != null) ctx.pipeline().addBefore(ctx.name(), null, H2BytesWritten(client.stats))
         h2 = ctx.pipeline().context(handler)
         handler.connection().addListener(object : Http2ConnectionAdapter() {
             override fun onStreamClosed(stream: Http2Stream) {
@@ -194,6 +197,7 @@ internal class H2Connection(
     }
 
     override fun channelRead(ctx: ChannelHandlerContext, msg: Any) {
+        if (msg is ByteBuf) client.stats.h2Read += msg.readableBytes()
         if (firstRead && msg is ByteBuf) {
             firstRead = false
             // An HTTP/1.1 server answers the connection preface with an HTTP/1.1 error (or closes).
@@ -215,6 +219,7 @@ internal class H2Connection(
                     return refuse(ctx, FailureKind.IO_ERROR, notHttp2("chose ${chosen ?: "no protocol"} by TLS ALPN"))
                 }
                 slots.tlsSession = "${ssl.engine().session.protocol} ${ssl.engine().session.cipherSuite}, ALPN h2"
+                client.stats.tlsHandshake(ssl.engine().session)
             } else {
                 val cause = evt.cause()
                 val why = when {
@@ -271,5 +276,13 @@ internal class H2Connection(
 
         /** Well before stream ids run out (2^31 - 1): the connection retires, its slots move to a new one. */
         const val LAST_STREAM_ID = Int.MAX_VALUE - 100_000
+    }
+}
+
+/** Counts the bytes of the HTTP/2 frames written on a connection (before TLS), for `bytes.inPerReq` on h2. */
+internal class H2BytesWritten(private val stats: IterationStats) : io.netty.channel.ChannelOutboundHandlerAdapter() {
+    override fun write(ctx: ChannelHandlerContext, msg: Any, promise: io.netty.channel.ChannelPromise) {
+        if (msg is ByteBuf) stats.h2Written += msg.readableBytes()
+        ctx.write(msg, promise)
     }
 }

@@ -34,6 +34,19 @@ internal class IterationStats(
     var tlsFull = 0L
     var tlsResumed = 0L
 
+    /** `-p protocol=h2`: bytes of HTTP/2 frames written and read (before TLS), HPACK-encoded headers included. */
+    var h2Written = 0L
+    var h2Read = 0L
+
+    /** A completed TLS handshake, full or resumed ([TlsHandshakes]); a context not from ClientTls counts as neither. */
+    fun tlsHandshake(session: javax.net.ssl.SSLSession) {
+        when (TlsHandshakes.kind(session)) {
+            TlsHandshakes.Kind.FULL -> tlsFull++
+            TlsHandshakes.Kind.RESUMED -> tlsResumed++
+            TlsHandshakes.Kind.UNKNOWN -> {} // tests check the sum
+        }
+    }
+
     /** Open loop: requests sent late, requests dropped, and whether a due request found every connection busy. */
     var late = 0L
     var dropped = 0L
@@ -82,6 +95,8 @@ internal class IterationStats(
         connects = 0
         tlsFull = 0
         tlsResumed = 0
+        h2Written = 0
+        h2Read = 0
         late = 0
         dropped = 0
         capReached = false
@@ -160,6 +175,8 @@ internal class IterationStats(
             opsWithoutSuccess = opsWithoutSuccess,
             requestBytes = requestBytes?.toLong() ?: 0,
             responseBytes = responseBytes,
+            // Only an h2 connection counts frames, and it reads something (SETTINGS, an answer) whenever it runs.
+            h2Frames = if (h2Read > 0 || h2Written > 0) H2Bytes(h2Written, h2Read) else null,
             // This thread's own completions: [successes] may be JMH's count of every thread's.
             threads = listOf(ClientReport.ThreadShare(this.successes, cpu, wall, connections)),
         )

@@ -5,9 +5,10 @@ import serverbench.client.ClientReport
 
 /**
  * Connections and TLS handshakes per second of an iteration (docs/tls.md, "Handshakes"): `client.connectsPerSec`
- * where the client opened connections in it (`-p requestsPerConnection`, Tomcat's close every 100th response), and
- * over TLS `client.tlsFullPerSec` / `client.tlsResumedPerSec` where it made handshakes, the resumed ones at 0 too so
- * that a run with full handshakes only says so.
+ * (TCP connections opened: `-p requestsPerConnection`, Tomcat's close every 100th response, an h2 GOAWAY), and
+ * `client.tlsFullPerSec` / `client.tlsResumedPerSec`. Every measured iteration reports them, 0 included, so that the
+ * run's figure is over all of its measured time, not only over the iterations that opened a connection; the report
+ * shows them where a row has one above 0.
  */
 object ConnectionFigures {
     const val CONNECTS = "client.connectsPerSec"
@@ -17,15 +18,22 @@ object ConnectionFigures {
     /** The report's columns for them, shown in a table where a row has them. */
     val COLUMNS = listOf(CONNECTS to "connects/s", TLS_FULL to "full TLS handshakes/s", TLS_RESUMED to "resumed/s")
 
+    /**
+     * The report's [columns] that some of [runs] has ([score] not null); the connection figures, which every run has,
+     * only where one is above 0.
+     */
+    fun <R> shown(columns: List<Pair<String, String>>, runs: List<R>, score: (R, String) -> Double?) =
+        columns.filter { (metric, _) ->
+            runs.any { r -> score(r, metric)?.let { it > 0 || COLUMNS.none { c -> c.first == metric } } == true }
+        }
+
     fun results(client: ClientReport): List<Result<*>> {
         val h = client.handshakes
         val wall = client.wallNanos.toDouble()
         val out = ArrayList<Result<*>>()
-        if (h.connects > 0) out += RatioResult(CONNECTS, "1/s", h.connects.toDouble(), wall, scale = 1e9)
-        if (h.tlsFull + h.tlsResumed > 0) {
-            out += RatioResult(TLS_FULL, "1/s", h.tlsFull.toDouble(), wall, scale = 1e9)
-            out += RatioResult(TLS_RESUMED, "1/s", h.tlsResumed.toDouble(), wall, scale = 1e9)
-        }
+        out += RatioResult(CONNECTS, "1/s", h.connects.toDouble(), wall, scale = 1e9)
+        out += RatioResult(TLS_FULL, "1/s", h.tlsFull.toDouble(), wall, scale = 1e9)
+        out += RatioResult(TLS_RESUMED, "1/s", h.tlsResumed.toDouble(), wall, scale = 1e9)
         return out
     }
 }

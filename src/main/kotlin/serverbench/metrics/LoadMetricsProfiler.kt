@@ -15,7 +15,8 @@ import serverbench.client.FailureKind
  * Turns what the load client and the [ResourceMeter] measured in an iteration into JMH secondary results:
  * `latency.*` (ms, from every request), `errors` (and `errors.<kind>` when non-zero), `reconnects` (when non-zero),
  * connections and TLS handshakes per second ([ConnectionFigures]),
- * `client.cpu` / `client.cpuPerReq` (cores, all client threads; µs per successful request), `client.threads` (and
+ * `client.cpu` / `client.cpuPerReq` (cores, all client threads; µs per successful request), with a target elsewhere
+ * also `client.processCpu` / `client.processCpuPerReq` (this whole JVM: GC and JIT too), `client.threads` (and
  * with more than one, `client.threadSpread`: how unevenly they carried the load), `server.cpu` / `server.cpuPerReq`
  * (the rest of the JVM: cores; ms per successful request), `heap.allocPerReq` (bytes), `threads.peak`,
  * `server.inFlightMax` (requests the server held at once; with the server probe on), `bytes.inPerReq` /
@@ -123,6 +124,11 @@ class LoadMetricsProfiler : InternalProfiler {
             val requests = client.successes.toDouble()
             out += RatioResult("client.cpu", "cores", client.clientCpuNanos.toDouble(), wall)
             out += RatioResult("client.cpuPerReq", "us", client.clientCpuNanos.toDouble(), requests, scale = 1e-3)
+            report.resources?.clientProcessCpuNanos?.takeIf { it >= 0 }?.let { own ->
+                // The client's whole process, as wrk's, h2load's or Hyperfoil's CPU is measured (docs/more-load.md).
+                out += RatioResult("client.processCpu", "cores", own.toDouble(), wall)
+                out += RatioResult("client.processCpuPerReq", "us", own.toDouble(), requests, scale = 1e-3)
+            }
             out += ScalarResult("client.threads", client.threads.size.toDouble(), "threads", AggregationPolicy.MAX)
             if (client.threads.size > 1) {
                 out +=
@@ -139,9 +145,17 @@ class LoadMetricsProfiler : InternalProfiler {
             }
             if (client.requestBytes > 0) {
                 // Requests with a body (the JSON family): what the server read and wrote per successful request.
-                out += ScalarResult("bytes.inPerReq", client.requestBytes.toDouble(), "bytes", AggregationPolicy.AVG)
                 val own = client.threads.sumOf { it.successes }.toDouble()
-                out += RatioResult("bytes.outPerReq", "bytes", client.responseBytes.toDouble(), own)
+                val h2 = client.h2Frames
+                if (h2 == null) {
+                    out +=
+                        ScalarResult("bytes.inPerReq", client.requestBytes.toDouble(), "bytes", AggregationPolicy.AVG)
+                    out += RatioResult("bytes.outPerReq", "bytes", client.responseBytes.toDouble(), own)
+                } else {
+                    // Every frame either way (control frames and failed streams' too), over the successes.
+                    out += RatioResult("bytes.inPerReq", "bytes", h2.written.toDouble(), own)
+                    out += RatioResult("bytes.outPerReq", "bytes", h2.read.toDouble(), own)
+                }
             }
             val resources = report.resources ?: return out
             if (resources.remoteServer != null) {

@@ -3,25 +3,34 @@ package serverbench.metrics
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.RemoteTarget
 import serverbench.fixture.TargetStatus
+import java.lang.management.ManagementFactory
 
 /**
  * A target's resource figures per iteration, from its serve process's admin endpoint ([RemoteTarget]): the
  * differences of its counters between [begin] (which also starts a new window for its peaks) and [end], as
- * [ResourceMeter] takes them in-process. The machine's busy share is this machine's (the client's host).
+ * [ResourceMeter] takes them in-process. The machine's busy share is this machine's (the client's host), and so is
+ * [ResourceReport.clientProcessCpuNanos]: with the server elsewhere, this JVM is the client's process alone.
  */
 class RemoteResources(private val target: RemoteTarget) : ResourceSource {
     private var start: TargetStatus? = null
     private var last: Pair<TargetStatus, TargetStatus>? = null
     private var machineStart: MachineCpu.Sample? = null
+    private val os = ManagementFactory.getOperatingSystemMXBean() as? com.sun.management.OperatingSystemMXBean
+    private var ownCpuStart = -1L
 
     override fun begin() {
         machineStart = MachineCpu.sample()
         start = target.begin()
         last = null
+        ownCpuStart = ownCpuNanos()
     }
+
+    /** This JVM's CPU time, all its threads; -1 where the JVM cannot tell. */
+    private fun ownCpuNanos(): Long = os?.processCpuTime?.takeIf { it >= 0 } ?: -1
 
     override fun end(): ResourceReport {
         val from = checkNotNull(start) { "end() before begin()" }
+        val ownCpuEnd = ownCpuNanos()
         val to = target.status()
         last = from to to
         return ResourceReport(
@@ -33,6 +42,7 @@ class RemoteResources(private val target: RemoteTarget) : ResourceSource {
             inFlightMax = to.inFlightMax,
             machineBusy = MachineCpu.busyShare(machineStart, MachineCpu.sample()),
             remoteServer = target.toString(),
+            clientProcessCpuNanos = if (ownCpuStart < 0 || ownCpuEnd < 0) -1 else ownCpuEnd - ownCpuStart,
         )
     }
 

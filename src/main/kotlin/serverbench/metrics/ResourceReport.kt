@@ -25,6 +25,11 @@ class ResourceReport(
      */
     val outsideCpuNanos: Long = 0,
     val outsideAllocatedBytes: Long = 0,
+    /**
+     * With a [remoteServer]: this JVM's whole CPU time over the iteration (the client's threads, its GC and JIT, JMH's
+     * threads): what a separate tool's process is measured by, so the two compare on equal terms. -1 otherwise.
+     */
+    val clientProcessCpuNanos: Long = -1,
 ) {
     companion object {
         /**

@@ -188,7 +188,7 @@ object Report {
         val engines = if (runs.any { Run.ENGINE in it.params }) listOf(Run.ENGINE) else emptyList()
         val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList()) +
             (if (runs.any { it.metric("server.throttled") != null }) BUDGET else emptyList()) +
-            FAMILY_FIGURES.filter { (metric, _) -> runs.any { it.metric(metric) != null } }
+            serverbench.metrics.ConnectionFigures.shown(FAMILY_FIGURES, runs) { r, m -> r.metric(m)?.score }
         val warned = runs.any { it.warnings.isNotEmpty() }
         // Once per row: a differential flamegraph is made by the call.
         val graphs = runs.associateWith { flamegraphs(it) }

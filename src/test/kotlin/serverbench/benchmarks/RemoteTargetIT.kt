@@ -59,6 +59,13 @@ class RemoteTargetIT {
                     .toDouble() > 0,
                 "the serve process's CPU",
             )
+            // The client's whole JVM (GC, JIT, JMH's threads too) costs more than its client threads alone.
+            val score = { name: String ->
+                Regex(""""$name"\s*:\s*\{\s*"score"\s*:\s*([0-9.]+)""").find(text)?.groupValues?.get(1)?.toDouble()
+            }
+            val threads = score("client.cpuPerReq")!!
+            val process = score("client.processCpuPerReq")
+            assertTrue(process != null && process > threads, "processCpuPerReq $process, cpuPerReq $threads")
 
             val tomcat = Jar.run("NoopBenchmark", "-p", "server=tomcat", jvmArgs = target(s))
             assertEquals(2, tomcat.exitCode, tomcat.toString())
