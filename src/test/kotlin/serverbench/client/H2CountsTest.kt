@@ -13,6 +13,9 @@ import io.netty.handler.ssl.SslContextBuilder
 import io.netty.handler.ssl.SslProvider
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Test
+import org.springframework.boot.ssl.SslBundle
+import org.springframework.boot.ssl.pem.PemSslStoreBundle
+import org.springframework.boot.ssl.pem.PemSslStoreDetails
 import serverbench.benchmarks.H2Params
 import serverbench.benchmarks.OrderJson
 import serverbench.fixture.ServerFixture
@@ -22,11 +25,9 @@ import serverbench.metrics.IterationReport
 import serverbench.metrics.LoadMetricsProfiler
 import java.net.InetAddress
 import java.net.InetSocketAddress
-import java.security.KeyStore
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
-import javax.net.ssl.KeyManagerFactory
 import kotlin.math.abs
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
@@ -46,7 +47,7 @@ class H2CountsTest {
 
     @Test
     fun `a new h2 connection counts once, not once per stream, and so does its TLS handshake`() {
-        TlsCertificate.generate().use { cert ->
+        TlsCertificate.generate().let { cert ->
             val accepted = AtomicInteger()
             val address = tlsServer(cert, accepted) { n, id, s ->
                 s.respond(id, 200, "hello")
@@ -110,11 +111,11 @@ class H2CountsTest {
         accepted: AtomicInteger,
         answer: (n: Int, stream: Int, s: H2FailuresTest.Answers) -> Unit,
     ): InetSocketAddress {
-        val store = KeyStore.getInstance("PKCS12").apply {
-            cert.keyStore.inputStream().use { load(it, TlsCertificate.PASSWORD.toCharArray()) }
-        }
-        val keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm())
-            .apply { init(store, TlsCertificate.PASSWORD.toCharArray()) }
+        // The certificate and key as the servers get them (in memory, Boot's PEM properties), read by Boot's reader.
+        val props = cert.serverProperties()
+        val pem = PemSslStoreDetails.forCertificate(props.getValue("server.ssl.certificate") as String)
+            .withPrivateKey(props.getValue("server.ssl.certificate-private-key") as String)
+        val keys = SslBundle.of(PemSslStoreBundle(pem, null)).managers.keyManagerFactory
         val ssl = SslContextBuilder.forServer(keys).sslProvider(SslProvider.JDK).protocols(ClientTls.PROTOCOL)
             .applicationProtocolConfig(
                 ApplicationProtocolConfig(
