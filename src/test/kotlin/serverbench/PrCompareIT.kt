@@ -34,7 +34,7 @@ class PrCompareIT {
         val worktrees = git("worktree", "list")
         val (stdout, stderr) = Jar.outputFiles("pr-compare")
         val p = ProcessBuilder(
-            "bash", "scripts/pr-compare", "HEAD", "HEAD", "--head-jar", Jar.path.path, "--forks", "4",
+            "bash", "scripts/pr-compare", "HEAD", "HEAD", "--head-jar", Jar.path.path, "--forks", "4", "--budget", "0",
             "--out", out.path, "NoopBenchmark.hello$", "-p", "server=netty", "-wi", "0", "-i", "1", "-r", "1s",
         ).redirectOutput(stdout).redirectError(stderr)
             .also { it.environment()["JAVA_TOOL_OPTIONS"] = "-Dserverbench.warmup=off" }.start()
@@ -56,7 +56,7 @@ class PrCompareIT {
         for (metric in listOf("req/s", "p99", "server CPU/req")) {
             assertTrue(comment.contains("| NoopBenchmark.hello | $metric |"), comment)
         }
-        val reproduce = "scripts/pr-compare $sha $sha --forks 4 NoopBenchmark.hello\\$ -p server=netty"
+        val reproduce = "scripts/pr-compare $sha $sha --forks 4 --budget 0 NoopBenchmark.hello\\$ -p server=netty"
         assertTrue(comment.contains(reproduce), comment)
         assertTrue(Regex("""- \d+ cores""").containsMatchIn(comment), comment)
         assertTrue(comment.contains("openjdk version") || comment.contains("java version"), comment)

@@ -12,7 +12,7 @@ import java.time.format.DateTimeFormatter
 import kotlin.system.exitProcess
 
 private const val USAGE = "usage: scripts/compare [--base-jar J] [--head-jar J] [--base-java J] [--head-java J] " +
-    "[--base-args \"...\"] [--head-args \"...\"] [--forks N] <regex> [JMH options]"
+    "[--base-args \"...\"] [--head-args \"...\"] [--forks N] [--precision P%] [--budget 15m] <regex> [JMH options]"
 
 /**
  * The iteration options of a fork when the user gives none: the main job's 5 × 5 s. Iterations of 1 s, tried first,
@@ -21,10 +21,19 @@ private const val USAGE = "usage: scripts/compare [--base-jar J] [--head-jar J] 
 private val DEFAULT_TIMING = listOf("-i", "5", "-r", "5s")
 
 /**
- * Forks a side when the user gives no --forks: the exact test's real level is 4.1 % at 6 + 6 forks against 3.2 % at
- * 5 + 5, and 5 cannot cancel a drift ([ForkOrder]); 4 would mark only forks entirely apart.
+ * Forks a side at the first look when the user gives no --forks: the exact test's real level is 4.1 % at 6 + 6 forks
+ * against 3.2 % at 5 + 5, and 5 cannot cancel a drift ([ForkOrder]); 4 would mark only forks entirely apart.
  */
 private const val DEFAULT_FORKS = 6
+
+/**
+ * The req/s interval a run adds forks for: with it a real 3 % change is marked about 5 times in 6 (its estimate must
+ * lie beyond the interval's end); with ± 3 % only about half the time.
+ */
+private const val DEFAULT_PRECISION = "2%"
+
+/** The time a run may take before it stops adding forks: a pull request's answer within a quarter of an hour. */
+private const val DEFAULT_BUDGET = "15m"
 
 /** JMH options that compare sets for every fork itself. */
 private val OWNED = mapOf("-f" to "--forks", "-rf" to "compare", "-rff" to "compare", "-o" to "compare")
@@ -69,6 +78,8 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         val headArgs = sideArgs("head")
         val forksSpec = parser.accepts("forks").withRequiredArg().ofType(Int::class.javaObjectType)
             .defaultsTo(DEFAULT_FORKS)
+        val precisionSpec = parser.accepts("precision").withRequiredArg().defaultsTo(DEFAULT_PRECISION)
+        val budgetSpec = parser.accepts("budget").withRequiredArg().defaultsTo(DEFAULT_BUDGET)
         val resultsSpec = parser.accepts("results").withRequiredArg().defaultsTo("jmh-results")
         val help = parser.acceptsAll(listOf("h", "help"))
         val set = parser.parse(*args)
@@ -89,6 +100,14 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
                     "cannot cancel a steady drift",
             )
         }
+        val precision = set.valueOf(precisionSpec).let {
+            ForkPlan.fraction(it) ?: throw Refused("--precision $it: a per cent above 0 and below 100, such as 2%")
+        }
+        val budget = set.valueOf(budgetSpec).let {
+            ForkPlan.seconds(it)
+                ?: throw Refused("--budget $it: a duration such as 15m, 900s or 1h; 0 runs exactly --forks")
+        }
+        val plan = ForkPlan(forks, precision, budget)
         val ownJar = File(Compare::class.java.protectionDomain.codeSource.location.toURI()).path
         val ownJava = File(System.getProperty("java.home"), "bin/java").path
         fun side(
@@ -130,13 +149,40 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         val stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
         val results = File(set.valueOf(resultsSpec))
         val dir = File(results, "compare-$stamp")
-        val measured = Forks(base, head, common + timing, dir, err).run(forks) ?: return 2
-        val comparison = Comparison.of(
-            measured.mapNotNull { (side, json) -> json?.let { side to Results.read(it) } },
-            base.params + head.params,
+        val sideParams = base.params + head.params
+        fun compared(forks: List<Pair<ForkOrder.Side, File?>>) = Comparison.of(
+            forks.mapNotNull { (side, json) -> json?.let { side to Results.read(it) } },
+            sideParams,
         )
-        val note = "$forks forks a side, alternating (${ForkOrder.of(2).joinToString(" ") { it.name.lowercase() }} " +
-            "…); each fork ${(common + timing).drop(1).joinToString(" ")}"
+        fun throughput(c: Comparison) = c.rows.filter { it.metric == Comparison.Metric.THROUGHPUT }
+        val basis = "measured here for CpuBenchmark.direct netty at 5 × 5 s, docs/compare.md; per row, so a run of " +
+            "several rows takes longer"
+        val measured = Forks(base, head, common + timing, dir, err).run(
+            plan,
+            { done -> throughput(compared(done)).map(ForkPlan::pooledDetectable) },
+            { done, seconds ->
+                val spread = ForkPlan.spread(throughput(compared(done)))
+                if (spread != null) {
+                    val own = "from this run's first ${plan.firstForks} forks a side, the median of its rows"
+                    err.println("compare: " + plan.forecast(spread, seconds / done.size, own))
+                }
+            },
+            {
+                err.println(
+                    "compare: " + plan.forecast(ForkPlan.MEASURED_SPREAD, ForkPlan.MEASURED_SECONDS_PER_FORK, basis) +
+                        "; said again from this run's own forks after the first ${plan.firstForks} a side",
+                )
+            },
+        ) ?: return 2
+        val comparison = compared(measured.forks)
+        val note = "${measured.forksASide} forks a side, alternating " +
+            "(${ForkOrder.of(2).joinToString(" ") { it.name.lowercase() }} …), " +
+            "in ${Math.round(measured.seconds / 60)} min; stopped adding forks: ${measured.stop.said} " +
+            "(--precision ${ForkPlan.percent(precision)}, --budget ${set.valueOf(budgetSpec)}, " +
+            "from ${plan.firstForks} a side; the rule reads each row's forks pooled, blind to sides, " +
+            "and simulated A/A runs under it were falsely marked at most " +
+            "${ForkPlan.percent(ForkPlan.PROMISED_LEVEL)} of the time, docs/compare.md); each fork " +
+            (common + timing).drop(1).joinToString(" ")
         val markdown = ComparisonOutput.markdown(comparison, base.describe(), head.describe(), note)
         out.print(markdown)
         val json = File(results, "compare-$stamp.json")

@@ -17,18 +17,39 @@ class Forks(
     private val dir: File,
     private val err: PrintStream,
 ) {
-    /** Each fork's side and its JMH results (null when no run of it completed); null when a side was refused. */
-    fun run(forks: Int): List<Pair<Side, File?>>? {
-        val order = ForkOrder.of(forks)
+    /** What a run measured: each fork's side and JMH results (null when it did not complete), and why it stopped. */
+    class Measured(
+        val forks: List<Pair<Side, File?>>,
+        val forksASide: Int,
+        val stop: ForkPlan.Stop,
+        val seconds: Double,
+    )
+
+    /**
+     * Runs [plan]'s first forks, then a block of two a side at a time while [plan] says so, each look reading the
+     * req/s rows' detectables from the forks so far ([detectable]); null when a side was refused. [onStart] runs once
+     * both sides' commands were accepted; [onFirstLook] hears the forks of the first look and their time, for the
+     * forecast from the run's own figures.
+     */
+    fun run(
+        plan: ForkPlan,
+        detectable: (List<Pair<Side, File?>>) -> List<Double>,
+        onFirstLook: (List<Pair<Side, File?>>, Double) -> Unit = { _, _ -> },
+        onStart: () -> Unit = {},
+    ): Measured? {
+        val order = ForkOrder.of(maxOf(ForkPlan.MOST_FORKS, plan.firstForks))
         for (config in listOf(base, head)) {
             if (!refused(config)) continue
             err.println("compare: the ${config.name} side's command was refused (exit 2); nothing was started")
             return null
         }
+        onStart()
         check(dir.mkdirs()) { "could not create $dir" }
         val done = ArrayList<Pair<Side, File?>>()
         val count = mutableMapOf(Side.BASE to 0, Side.HEAD to 0)
         val started = System.nanoTime()
+        var stop: ForkPlan.Stop? = null
+        var planned = plan.firstForks
         var current: Process? = null
         // Ctrl-C: the fork's launcher must not outlive compare (its own hooks stop its server and fork).
         val hook = Thread {
@@ -46,8 +67,8 @@ class Forks(
                 val name = "${config.name}-$n"
                 val json = File(dir, "$name.json")
                 val elapsed = (System.nanoTime() - started) / 1e9
-                val left = if (i == 0) "" else ", about ${minutes(elapsed / i * (order.size - i))} left"
-                err.println("compare: fork ${i + 1} of ${order.size}: ${config.name} ($n of $forks)$left")
+                val left = if (i == 0) "" else ", about ${minutes(elapsed / i * (2 * planned - i))} left to this look"
+                err.println("compare: fork ${i + 1} of ${2 * planned}: ${config.name} ($n of $planned)$left")
                 val process = ProcessBuilder(config.command(common, json, File(dir, "$name.log")))
                     .redirectErrorStream(true).start()
                 current = process
@@ -62,11 +83,27 @@ class Forks(
                 }
                 if (status != 0) err.println("compare: fork $name exited with status $status; its log: $dir/$name.log")
                 done += side to json.takeIf { it.isFile }
+                // A look after each whole block (base head head base), where a drift cancels.
+                if ((i + 1) % 4 != 0 || (i + 1) / 2 < plan.firstForks) continue
+                val forks = (i + 1) / 2
+                val seconds = (System.nanoTime() - started) / 1e9
+                if (forks == plan.firstForks) onFirstLook(done.toList(), seconds)
+                val widths = detectable(done)
+                stop = plan.decide(forks, widths, seconds)
+                val widest = widths.maxOrNull()?.let { ForkPlan.percent(it) } ?: "–"
+                err.println(
+                    "compare: $forks forks a side in ${minutes(seconds)}, req/s expected detectable ± $widest " +
+                        "from the pooled spread (target ± ${ForkPlan.percent(plan.precision)}): " +
+                        (stop?.let { "stop, ${it.said}" } ?: "two more a side"),
+                )
+                if (stop != null) break
+                planned = forks + 2
             }
         } finally {
             runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
         }
-        return done
+        val seconds = (System.nanoTime() - started) / 1e9
+        return Measured(done, done.size / 2, stop ?: ForkPlan.Stop.MOST, seconds)
     }
 
     /**

@@ -43,6 +43,18 @@ class CompareMainTest {
         )
         assertTrue(refused("--nosuch", "Noop").contains("nosuch"))
         assertTrue(refused("--forks", "many", "Noop").contains("many"))
+        for (p in listOf("0", "0%", "100%", "two", "-3%")) {
+            assertEquals(
+                "compare: --precision $p: a per cent above 0 and below 100, such as 2%",
+                refused("--precision", p, "Noop"),
+            )
+        }
+        for (b in listOf("soon", "15", "-1m", "15 minutes")) {
+            assertEquals(
+                "compare: --budget $b: a duration such as 15m, 900s or 1h; 0 runs exactly --forks",
+                refused("--budget", b, "Noop"),
+            )
+        }
     }
 
     @Test
