@@ -100,7 +100,7 @@ object HyperfoilRow {
         // The harness's verdict over the measured iterations: a row still climbing or scattering is not for comparing.
         val verdict = Steadiness.judge(perIteration)
         val notSteady = (verdict as? Steadiness.Verdict.NotSteady)?.why
-        metric(secondary, Run.NOT_STEADY, if (notSteady == null) 0.0 else 1.0, "flag")
+        metric(secondary, Run.NOT_STEADY, (verdict as? Steadiness.Verdict.NotSteady)?.flag ?: 0.0, "flag")
         val parts = mutableListOf(
             "${Report.format(stats.mean)} ± ${Report.format(stats.getMeanErrorAt(0.999))} req/s",
             (if (w.openLoop) "uncorrected " else "") + "p50 ${Report.format(figures.getValue("p50"))} ms, " +
