@@ -36,8 +36,8 @@ object ForkAllowance {
         Locale.ROOT,
         "\"Beyond noise\" counts forks: a row is one fork, and forks of one configuration differ by more than one " +
             "fork's iterations do, so each row's interval is first widened by the between-fork allowance of ±%.1f %% " +
-            "(for forks that differ by up to %.0f %%, measured on a 2-core machine, docs/warmup.md: two forks of one " +
-            "configuration are then marked at most 1 in %.0f times). Then for req/s, the two widened 99.9 %% " +
+            "(for forks whose means vary by up to %.0f %%, docs/warmup.md: two forks of one configuration are then " +
+            "marked at most 1 in %.0f times). Then for req/s, the two widened 99.9 %% " +
             "intervals do not overlap; for p99, the widened ranges of their per-iteration values do not overlap, " +
             "which happens by chance with p = 2 ÷ C(m+n, m) for m and n iterations, and p is at most 0.1 %% " +
             "(7 iterations a side reach it); where p is larger the line says \"ranges apart\" with its p.",

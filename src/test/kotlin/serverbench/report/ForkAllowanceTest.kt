@@ -68,7 +68,7 @@ class ForkAllowanceTest {
     }
 
     @Test
-    fun `the model can fail the promise: one fork's interval alone would mark A-A pairs far more often`() {
+    fun `the model can fail the promise, as one fork's interval alone would mark A-A pairs far more often`() {
         // Without the allowance (each row's own 99.9 % interval, as the rule was before forks counted), the same draws
         // are apart often: so the test above fails if the findings ignore forks.
         val random = Random(35)
@@ -83,9 +83,11 @@ class ForkAllowanceTest {
     }
 
     @Test
-    fun `a lead of a quarter is still marked, as Tomcat against Netty on CPU work`() {
-        val share = markedShare(200, 1.25, ForkAllowance.BASIS_CV, seed = 36)
-        assertTrue(share >= 0.95, "a 25 % lead marked in ${100 * share} % of pairs")
+    fun `a lead of 40 % is still marked nearly always`() {
+        // The price of counting forks: a lead must outgrow both rows' intervals and twice the allowance (about 22 %
+        // here) before it is marked; a smaller one needs scripts/compare, which repeats forks.
+        val share = markedShare(200, 1.4, ForkAllowance.BASIS_CV, seed = 36)
+        assertTrue(share >= 0.95, "a 40 % lead marked in ${100 * share} % of pairs")
     }
 
     companion object {
