@@ -94,8 +94,8 @@ class SteadinessTest {
         assertFalse(noisy.warming, noisy.why)
         assertEquals(Steadiness.NOISY_FLAG, noisy.flag)
         assertTrue(noisy.why.endsWith(": noisy"), noisy.why)
-        // Issue 35, tomcat direct: still climbing.
-        val climbing = Steadiness.judge(listOf(5_589.0, 5_254.0, 4_888.0, 5_262.0, 5_966.0, 5_948.0, 5_763.0, 5_993.0))
+        // A steady climb of +7 % over 8 iterations: still warming.
+        val climbing = Steadiness.judge((0 until 8).map { 50_000.0 + 500 * it })
         val warming = assertIs<Steadiness.Verdict.NotSteady>(climbing)
         assertTrue(warming.warming, warming.why)
         assertEquals(Steadiness.WARMING_FLAG, warming.flag)
