@@ -98,4 +98,35 @@ class SuitesTest {
             assertEquals("", out)
         }
     }
+
+    @Test
+    fun `-D options after the suite reach the launcher's JVM and replace the suite's own warmup limits`(
+        @TempDir dir: File,
+    ) {
+        // A copy of the script beside a stand-in jar and a java that only records its arguments: nothing runs.
+        File(dir, "scripts").mkdirs()
+        File("scripts/bench").copyTo(File(dir, "scripts/bench"))
+        File("benchmarks").copyRecursively(File(dir, "benchmarks"))
+        File(dir, "target").mkdirs()
+        File(dir, "target/benchmarks.jar").writeText("")
+        val args = File(dir, "args")
+        val java = File(dir, "jdk/bin/java").apply {
+            parentFile.mkdirs()
+            writeText("#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" >> '${args.path}'\n")
+            setExecutable(true)
+        }
+        val p = ProcessBuilder("bash", "$dir/scripts/bench", "quick", "-Dserverbench.warmupMaxSeconds=60", "-i", "9")
+            .apply { environment()["JAVA_HOME"] = java.parentFile.parentFile.path }
+            .redirectErrorStream(true)
+            .start()
+        p.inputStream.readAllBytes()
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES))
+        val launcher = args.readLines()
+        val beforeJar = launcher.takeWhile { it != "-jar" }
+        assertTrue("-Dserverbench.warmupMaxSeconds=60" in beforeJar, "$launcher")
+        assertTrue("-Dserverbench.suite=quick" in beforeJar, "$launcher")
+        assertTrue(beforeJar.none { it.startsWith("-Dserverbench.warmupMaxSeconds.") }, "$launcher")
+        assertTrue("-i" in launcher.dropWhile { it != "-jar" }, "$launcher")
+        assertTrue(launcher.none { it.startsWith("-D") && it !in beforeJar }, "$launcher")
+    }
 }

@@ -7,6 +7,7 @@ import serverbench.client.Handshakes
 import serverbench.metrics.Guards
 import serverbench.metrics.IterationReport
 import serverbench.metrics.Steadiness
+import serverbench.metrics.SteadinessAdvice
 
 /**
  * What a trial's measured iterations add up to, for its closing warning lines: how many iterations fired each guard
@@ -58,8 +59,11 @@ internal class MeasuredIterations {
             }
         }
         when (val verdict = report.steadiness) {
-            is Steadiness.Verdict.NotSteady -> warnings[Guards.NOT_STEADY] = 0 to verdict.why
+            is Steadiness.Verdict.NotSteady -> warnings[Guards.NOT_STEADY] = 0 to
+                "${verdict.why}; ${SteadinessAdvice.of(verdict.flag, report.warmupSeconds)}"
+
             is Steadiness.Verdict.TooFew -> notJudged = verdict.why
+
             else -> {}
         }
     }

@@ -19,6 +19,13 @@ import java.util.concurrent.TimeUnit
  * its compiler threads' CPU over the last [Steadiness.WINDOWS] windows below [JIT_SHARE] of their time ([JitMeter]:
  * CPU, not elapsed compile time, which grows while a compiler waits for a CPU).
  *
+ * While the compiler is busy (over [JIT_SHARE] of a window), each window is followed by a pause of the load ([pause]):
+ * between windows no client thread sends, so the server drains its requests in flight and the compiler has the cores
+ * until its queue runs dry (at most [MAX_PAUSE]). Under full load on 2 cores the compiler threads share them with the
+ * client and every busy server thread (Tomcat's 64 workers at 64 connections), and the quick suite's CPU rows reached
+ * their 25 s limit still compiling (docs/warmup.md); paused, the compiler finishes first and the load is then measured
+ * on compiled code. Only loaded windows are figures, and only their JIT counts towards quiet.
+ *
  * Windows last max(1 s, 10 mean latencies), at most 5 s: a window must hold many round trips of every connection, or
  * whole bursts of responses (handlers that wait in step answer `concurrency` at a time) make its count jump. Where even
  * a 5 s window cannot be more precise than that, the tolerance widens to half a burst of all connections per window.
@@ -33,17 +40,21 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
         val jitMillis: Long,
         /** What [jitMillis] is ([JitMeter.label]). */
         val jitLabel: String,
+        /** Time the load was paused for the compiler ([pause]), part of [seconds]. */
+        val pausedSeconds: Double = 0.0,
     ) {
+        private val paused = if (pausedSeconds > 0) "; load paused %.1f s for the JIT".format(pausedSeconds) else ""
+
         fun describe(): String {
             val last = figures.takeLast(Steadiness.WINDOWS).joinToString(", ") { "%,.0f".format(it) }
             return if (steady) {
-                "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them, %s)"
-                    .format(seconds, windowSeconds, last, jitMillis, jitLabel)
+                "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them, %s%s)"
+                    .format(seconds, windowSeconds, last, jitMillis, jitLabel, paused)
             } else {
                 (
                     "NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s; JIT %d ms in them, %s; " +
-                        "steady needs < %.0f %% of their time): measuring anyway, see the notSteady guard"
-                    ).format(seconds, MAX_PROPERTY, last, jitMillis, jitLabel, JIT_SHARE * 100)
+                        "steady needs < %.0f %% of their time%s): measuring anyway, see the notSteady guard"
+                    ).format(seconds, MAX_PROPERTY, last, jitMillis, jitLabel, JIT_SHARE * 100, paused)
             }
         }
     }
@@ -59,6 +70,7 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
         val jitNanos = ArrayList<Long>()
         val wall = ArrayList<Long>()
         var window = MIN_WINDOW
+        var pausedNanos = 0L
         while (true) {
             val jitBefore = jit.sample()
             val report = loadWindow(client, window, started, ended)
@@ -73,11 +85,40 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
             val recentJit = jitNanos.takeLast(Steadiness.WINDOWS).sum() / 1_000_000
             val jitQuiet = recentJit <= JIT_SHARE * wall.takeLast(Steadiness.WINDOWS).sum()
             val steady = jitQuiet && Steadiness.warmedUp(figures, tolerance)
-            if (steady || elapsed >= limit) {
-                return Outcome(elapsed / 1e9, steady, figures, window.toMillis() / 1000.0, recentJit, jit.label)
+            if (!steady && elapsed < limit && jitNanos.last() > JIT_SHARE * report.wallNanos) {
+                pausedNanos += pause(limit - elapsed)
+            }
+            val now = System.nanoTime() - begun
+            if (steady || now >= limit) {
+                return Outcome(
+                    now / 1e9,
+                    steady,
+                    figures,
+                    window.toMillis() / 1000.0,
+                    recentJit,
+                    jit.label,
+                    pausedNanos / 1e9,
+                )
             }
             window = meanLatency.coerceIn(MIN_WINDOW, MAX_WINDOW)
         }
+    }
+
+    /**
+     * No load, in steps of [PAUSE_STEP], until a step in which the compiler threads used under [PAUSE_QUIET] of it
+     * (its queue is done, or nearly), [MAX_PAUSE], or [remainingNanos]; returns the nanoseconds paused.
+     */
+    private fun pause(remainingNanos: Long): Long {
+        val start = System.nanoTime()
+        val most = minOf(MAX_PAUSE.toNanos(), remainingNanos)
+        while (System.nanoTime() - start < most) {
+            val before = jit.sample()
+            val stepStart = System.nanoTime()
+            Thread.sleep(PAUSE_STEP.toMillis())
+            val step = System.nanoTime() - stepStart
+            if (jit.sample().nanosSince(before) < PAUSE_QUIET * step) break
+        }
+        return System.nanoTime() - start
     }
 
     private fun loadWindow(client: LoadGroup, length: Duration, started: () -> Unit, ended: () -> Unit): ClientReport {
@@ -98,6 +139,11 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
         private val MIN_WINDOW: Duration = Duration.ofSeconds(1)
         private val MAX_WINDOW: Duration = Duration.ofSeconds(5)
         private const val LATENCIES_PER_WINDOW = 10
+        private val PAUSE_STEP: Duration = Duration.ofMillis(100)
+
+        /** A pause ends after a step in which the compiler threads used less than this share of one core. */
+        private const val PAUSE_QUIET = 0.2
+        private val MAX_PAUSE: Duration = Duration.ofSeconds(3)
 
         /**
          * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 120),

@@ -102,7 +102,7 @@ object HyperfoilRow {
         val notSteady = (verdict as? Steadiness.Verdict.NotSteady)?.why
         // Too few iterations: no verdict, so no flag, as the harness writes none (0 would read as steady).
         if (verdict !is Steadiness.Verdict.TooFew) {
-            metric(secondary, Run.NOT_STEADY, if (notSteady == null) 0.0 else 1.0, "flag")
+            metric(secondary, Run.NOT_STEADY, (verdict as? Steadiness.Verdict.NotSteady)?.flag ?: 0.0, "flag")
         }
         val parts = mutableListOf(
             "${Report.format(stats.mean)} ± ${Report.format(stats.getMeanErrorAt(0.999))} req/s",

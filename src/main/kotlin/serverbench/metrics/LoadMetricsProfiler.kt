@@ -78,7 +78,7 @@ class LoadMetricsProfiler : InternalProfiler {
             // Too few iterations get no verdict, so no flag either: 0 would read as steady, 1 as not.
             val notSteady = when (report.steadiness) {
                 Steadiness.Verdict.Steady -> 0.0
-                is Steadiness.Verdict.NotSteady -> 1.0
+                is Steadiness.Verdict.NotSteady -> report.steadiness.flag
                 else -> null
             }
             if (notSteady != null) {

@@ -7,7 +7,8 @@ import java.util.Locale
 /**
  * The answer a report opens with, computed from the run: per family and parameter point, which variant on which
  * stack served the most req/s and which had the lowest p99, each against the runner-up, and whether the lead is larger
- * than the run's own noise by the rule the baseline marks use ([Report.significance]: at the 99.9 % level). A p99 lead
+ * than the noise: the rule the baseline marks use ([Report.significance]: at the 99.9 % level) on intervals widened by
+ * the between-fork allowance ([ForkAllowance]), as a row is one fork. A p99 lead
  * whose per-iteration ranges are apart at a weaker level says so with its p rather than "beyond noise". The conditions
  * come first: a verdict holds only for the loop, CPU budget and JDK it was measured under.
  */
@@ -68,12 +69,7 @@ object Findings {
         TlsCondition.of(runs)?.let { top += it }
         val out = StringBuilder("\n## Findings\n\n")
         out.append("Conditions: ${top.joinToString("; ")}. ")
-        out.append(
-            "\"Beyond noise\": for req/s, the two rows' 99.9 % intervals do not overlap; for p99, the ranges of " +
-                "their per-iteration values do not overlap, which happens by chance with p = 2 ÷ C(m+n, m) for m and " +
-                "n iterations, and p is at most 0.1 % (7 iterations a side reach it); where p is larger the line " +
-                "says \"ranges apart\" with its p.\n\n",
-        )
+        out.append(ForkAllowance.RULE).append("\n\n")
         for ((family, inFamily) in groups.groupBy { it.family }) {
             val candidates = inFamily.flatMap { g -> g.runs.map { name(it) } }.distinct()
             if (inFamily.size > 1 && candidates.size == 1) {
@@ -171,11 +167,15 @@ object Findings {
     /** How a lead compares with the two rows' noise, by the report's rule ([Report.significance]). */
     private enum class Noise { NO_INTERVAL, WITHIN, BEYOND, APART }
 
-    private fun noise(metric: String, a: Metric, b: Metric): Noise = when {
-        a.error.isNaN() || b.error.isNaN() -> Noise.NO_INTERVAL
-        Report.significance(metric, a, b) != Report.Change.NONE -> Noise.BEYOND
-        Report.overlap(a, b) -> Noise.WITHIN
-        else -> Noise.APART // percentile ranges apart, at a level weaker than the report's (or unknown)
+    /** Each row's interval widened by the between-fork allowance first ([ForkAllowance]). */
+    private fun noise(metric: String, x: Metric, y: Metric): Noise {
+        val (a, b) = ForkAllowance.widen(x) to ForkAllowance.widen(y)
+        return when {
+            a.error.isNaN() || b.error.isNaN() -> Noise.NO_INTERVAL
+            Report.significance(metric, a, b) != Report.Change.NONE -> Noise.BEYOND
+            Report.overlap(a, b) -> Noise.WITHIN
+            else -> Noise.APART // percentile ranges apart, at a level weaker than the report's (or unknown)
+        }
     }
 
     private fun noiseText(metric: String, a: Metric, b: Metric): String = when (noise(metric, a, b)) {

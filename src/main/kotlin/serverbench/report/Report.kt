@@ -221,11 +221,11 @@ object Report {
             out.append(cells.joinToString(" | ", "| ", " |\n"))
         }
         if (runs.any { it.notSteady } || runs.any { baseByKey[it.key]?.notSteady == true }) {
-            out.append(
-                "\n(not steady): throughput was still changing while it was measured (`${Run.NOT_STEADY}`): " +
-                    "do not compare such a row, with other rows or with a baseline. No change on it, or against a " +
-                    "baseline row that was not steady, is marked.\n",
-            )
+            out.append("\n").append(
+                RowFlags.notSteadyLegend(runs) {
+                    "${it.family}.${it.variant} ${it.params["server"].orEmpty()}".trim()
+                },
+            ).append("\n")
         }
         val unjudged = runs.count { it.steadinessNotJudged }
         if (unjudged > 0) {

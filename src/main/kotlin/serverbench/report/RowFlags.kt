@@ -1,6 +1,7 @@
 package serverbench.report
 
 import serverbench.metrics.Steadiness
+import serverbench.metrics.SteadinessAdvice
 import java.util.Locale
 
 /** The caveats of a finding's rows ([Findings]), and which rows may be ranked at all. */
@@ -24,9 +25,9 @@ internal object RowFlags {
         val out = mutableListOf<String>()
         val unsteady = runs.filter { it.notSteady }
         if (unsteady.isNotEmpty() && runs.size > 1) {
-            out += "not steady, so not compared: ${unsteady.joinToString(", ") { name(it) }}"
+            out += "not steady, so not compared: ${unsteady.joinToString(", ") { "${name(it)} (${kind(it)})" }}"
         } else if (unsteady.isNotEmpty()) {
-            out += "not steady"
+            out += "not steady (${kind(unsteady.single())})"
         }
         // With other rows, each reason says the row was left out of the ranking; a row alone is only described.
         val left = if (runs.size > 1) ", so not compared: " else ": "
@@ -48,5 +49,26 @@ internal object RowFlags {
             }
         }
         return out
+    }
+
+    /** Still warming (a trend) or noisy (a wide interval), from `warning.notSteady` ([Steadiness.NOISY_FLAG]). */
+    private fun kind(run: Run): String =
+        if (run.secondary[Run.NOT_STEADY]?.score == Steadiness.NOISY_FLAG) "noisy" else "still warming"
+
+    /**
+     * Under a table with rows not steady: what that means, then per kind the rows and what to do, with the command
+     * ([SteadinessAdvice]; the suite's own when `scripts/bench` ran the report).
+     */
+    fun notSteadyLegend(runs: List<Run>, name: (Run) -> String): String {
+        val unsteady = runs.filter { it.notSteady }
+        val kinds = unsteady.groupBy { kind(it) }.toSortedMap(compareByDescending { it })
+        val warmed = unsteady.maxOfOrNull { it.secondary["warmup.seconds"]?.score ?: 0.0 } ?: 0.0
+        return "(not steady): the measured iterations were not steady (`${Run.NOT_STEADY}`): do not compare such a " +
+            "row, with other rows or with a baseline. No change on it, or against a baseline row that was not " +
+            "steady, is marked." + kinds.entries.joinToString("") { (kind, rows) ->
+                val what = if (kind == "noisy") "the iterations scatter (a wide interval, no trend)" else "a trend"
+                val advice = SteadinessAdvice.of(rows.first().secondary.getValue(Run.NOT_STEADY).score, warmed)
+                " ${kind.replaceFirstChar { it.uppercase() }}, $what: ${rows.joinToString(", ") { name(it) }}: $advice."
+            }
     }
 }

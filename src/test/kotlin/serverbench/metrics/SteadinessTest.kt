@@ -82,4 +82,39 @@ class SteadinessTest {
         }
         assertIs<Steadiness.Verdict.NotSteady>(Steadiness.judge(listOf(10_000.0, 20_000.0, 30_000.0, 40_000.0, 5e4)))
     }
+
+    @Test
+    fun `one stray window in eight no longer flips a steady row, two still do, and the verdict says which kind`() {
+        // Issue 35, the quick suite's tomcat completableFuture: seven iterations within ±3 %, one 22 % low.
+        assertIs<Steadiness.Verdict.Steady>(
+            Steadiness.judge(listOf(5_730.0, 4_560.0, 5_906.0, 5_882.0, 6_060.0, 5_822.0, 5_713.0, 5_940.0)),
+        )
+        val twoStray = Steadiness.judge(listOf(5_730.0, 4_560.0, 5_906.0, 5_882.0, 6_060.0, 4_300.0, 5_713.0, 5_940.0))
+        val noisy = assertIs<Steadiness.Verdict.NotSteady>(twoStray)
+        assertFalse(noisy.warming, noisy.why)
+        assertEquals(Steadiness.NOISY_FLAG, noisy.flag)
+        assertTrue(noisy.why.endsWith(": noisy"), noisy.why)
+        // A steady climb of +7 % over 8 iterations: still warming.
+        val climbing = Steadiness.judge((0 until 8).map { 50_000.0 + 500 * it })
+        val warming = assertIs<Steadiness.Verdict.NotSteady>(climbing)
+        assertTrue(warming.warming, warming.why)
+        assertEquals(Steadiness.WARMING_FLAG, warming.flag)
+        assertTrue(warming.why.endsWith(": still warming"), warming.why)
+    }
+
+    @Test
+    fun `the advice names the command that fixes each kind`() {
+        assertEquals(
+            "warm up longer: `scripts/bench quick -Dserverbench.warmupMaxSeconds=60`",
+            SteadinessAdvice.of(Steadiness.WARMING_FLAG, 26.0, "quick"),
+        )
+        assertEquals(
+            "warm up longer: add `-Dserverbench.warmupMaxSeconds=30` before `-jar`",
+            SteadinessAdvice.of(Steadiness.WARMING_FLAG, 5.0, null),
+        )
+        assertEquals(
+            "this machine was too noisy: run it again with nothing else busy (`scripts/bench quick`)",
+            SteadinessAdvice.of(Steadiness.NOISY_FLAG, 26.0, "quick"),
+        )
+    }
 }
