@@ -18,11 +18,7 @@ import kotlin.math.sqrt
  * `ForkPlanTest` simulates A/A runs under this rule (normal forks, and forks with an odd low one) and checks that the
  * false-mark rate stays within [PROMISED_LEVEL], the rate the table states.
  */
-class ForkPlan(
-    val firstForks: Int,
-    val precision: Double,
-    val budgetSeconds: Double,
-) {
+class ForkPlan(val firstForks: Int, val precision: Double, val budgetSeconds: Double) {
     init {
         require(ForkOrder.allowed(firstForks)) { "forks must be even and ${ForkStatistics.minimumForks} or more" }
     }

@@ -1,11 +1,11 @@
 package serverbench.benchmarks
 
 import org.junit.jupiter.api.Test
+import serverbench.Full
 import java.io.File
 import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
-import serverbench.Full
 
 /**
  * A server on "its own host": `scripts/serve` in a process of its own (on 127.0.0.1, as every test here), driven by

@@ -42,14 +42,24 @@ class RemoteResourcesTest {
 
     @Test
     fun `a target that reports no process CPU or allocation gives no figure, not 0`() {
-        val report = admin(status(-1, -1), status(-1, -1)) { RemoteResources(it).run { begin(); end() } }
+        val report = admin(status(-1, -1), status(-1, -1)) {
+            RemoteResources(it).run {
+                begin()
+                end()
+            }
+        }
         assertEquals(-1, report.processCpuNanos, "no CPU figure")
         assertEquals(-1, report.allocatedBytes, "no allocation figure")
     }
 
     @Test
     fun `a target that reports them gives their growth over the iteration`() {
-        val report = admin(status(1_000, 4_096), status(5_000, 10_240)) { RemoteResources(it).run { begin(); end() } }
+        val report = admin(status(1_000, 4_096), status(5_000, 10_240)) {
+            RemoteResources(it).run {
+                begin()
+                end()
+            }
+        }
         assertEquals(4_000, report.processCpuNanos)
         assertEquals(6_144, report.allocatedBytes)
     }

@@ -285,11 +285,23 @@ class FindingsTest {
     fun `a row where a guard fired or requests failed is never the headline, however far it leads`() {
         // docs/reading-the-output.md: a saturated client understates the server; Little's law off hides time.
         val saturated = run(
-            "NoopBenchmark.hello", "netty", 60_000.0, 100.0, 2.0, 1.9, 2.1,
+            "NoopBenchmark.hello",
+            "netty",
+            60_000.0,
+            100.0,
+            2.0,
+            1.9,
+            2.1,
             warnings = listOf(Guards.CLIENT_SATURATED),
         )
         val littles = run(
-            "NoopBenchmark.hello", "jetty", 50_000.0, 100.0, 3.0, 2.9, 3.1,
+            "NoopBenchmark.hello",
+            "jetty",
+            50_000.0,
+            100.0,
+            3.0,
+            2.9,
+            3.1,
             warnings = listOf(Guards.LITTLES_LAW),
         )
         val clean = run("NoopBenchmark.hello", "tomcat", 30_000.0, 100.0, 6.0, 5.9, 6.1)
