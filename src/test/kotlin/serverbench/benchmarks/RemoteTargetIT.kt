@@ -59,13 +59,14 @@ class RemoteTargetIT {
                     .toDouble() > 0,
                 "the serve process's CPU",
             )
-            // The client's whole JVM (GC, JIT, JMH's threads too) costs more than its client threads alone.
+            // The client's whole JVM (GC, JIT, JMH's threads too) costs at least its client threads: the JDK reads
+            // process CPU in clock ticks (10 ms per read on Linux), so two 1 s iterations may read a few % low.
             val score = { name: String ->
                 Regex(""""$name"\s*:\s*\{\s*"score"\s*:\s*([0-9.]+)""").find(text)?.groupValues?.get(1)?.toDouble()
             }
             val threads = score("client.cpuPerReq")!!
             val process = score("client.processCpuPerReq")
-            assertTrue(process != null && process > threads, "processCpuPerReq $process, cpuPerReq $threads")
+            assertTrue(process != null && process > threads * 0.9, "processCpuPerReq $process, cpuPerReq $threads")
 
             val tomcat = Jar.run("NoopBenchmark", "-p", "server=tomcat", jvmArgs = target(s))
             assertEquals(2, tomcat.exitCode, tomcat.toString())
