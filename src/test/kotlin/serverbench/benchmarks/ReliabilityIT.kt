@@ -48,15 +48,20 @@ class ReliabilityIT {
                 "serverbench: -prof flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, cpu-clock, " +
                 "was 'bogus'",
         )
-        val json = File(Files.createTempDirectory("bad").toFile(), "never.json")
-        for ((args, expected) in cases) {
-            val run = Jar.run(*args.toTypedArray(), "-rf", "json", "-rff", json.path, minutes = 1)
-            val what = "${args.joinToString(" ")}: $run"
-            assertEquals(2, run.exitCode, what)
-            assertTrue(run.stderr.startsWith(expected), what)
-            assertEquals(1, run.stderr.trim().lines().size, what)
-            assertFalse(run.stdout.contains("# Run progress") || run.stdout.contains("Exception"), what)
-            assertFalse(json.exists(), what)
+        val dir = Files.createTempDirectory("bad").toFile()
+        val json = File(dir, "never.json")
+        try {
+            for ((args, expected) in cases) {
+                val run = Jar.run(*args.toTypedArray(), "-rf", "json", "-rff", json.path, minutes = 1)
+                val what = "${args.joinToString(" ")}: $run"
+                assertEquals(2, run.exitCode, what)
+                assertTrue(run.stderr.startsWith(expected), what)
+                assertEquals(1, run.stderr.trim().lines().size, what)
+                assertFalse(run.stdout.contains("# Run progress") || run.stdout.contains("Exception"), what)
+                assertFalse(json.exists(), what)
+            }
+        } finally {
+            dir.deleteRecursively()
         }
     }
 
