@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit
  * to compile differs several-fold between them (docs/warmup.md).
  *
  * Throughput alone can plateau while the JIT is still at work (docs/warmup.md), so the JIT must also be quiet:
- * its compiler threads' CPU over the last [Steadiness.WINDOWS] windows below [JIT_SHARE] of their time ([JitMeter]:
- * CPU, not elapsed compile time, which grows while a compiler waits for a CPU).
+ * its compiler threads' time on or waiting for a CPU over the last [Steadiness.WINDOWS] windows below [JIT_SHARE] of
+ * their time ([JitMeter]: a starved compiler, which runs little while its queue waits, reads busy, not quiet).
  *
  * While the compiler is busy (over [JIT_SHARE] of a window), each window is followed by a pause of the load ([pause]):
  * between windows no client thread sends, so the server drains its requests in flight and the compiler has the cores
@@ -105,7 +105,7 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
     }
 
     /**
-     * No load, in steps of [PAUSE_STEP], until a step in which the compiler threads used under [PAUSE_QUIET] of it
+     * No load, in steps of [PAUSE_STEP], until a step in which the compiler threads were busy under [PAUSE_QUIET] of it
      * (its queue is done, or nearly), [MAX_PAUSE], or [remainingNanos]; returns the nanoseconds paused.
      */
     private fun pause(remainingNanos: Long): Long {
@@ -141,7 +141,7 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
         private const val LATENCIES_PER_WINDOW = 10
         private val PAUSE_STEP: Duration = Duration.ofMillis(100)
 
-        /** A pause ends after a step in which the compiler threads used less than this share of one core. */
+        /** A pause ends after a step in which the compiler threads were busy (or waiting) under this share of it. */
         private const val PAUSE_QUIET = 0.2
         private val MAX_PAUSE: Duration = Duration.ofSeconds(3)
 

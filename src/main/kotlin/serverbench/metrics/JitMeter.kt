@@ -4,11 +4,14 @@ import java.io.File
 import java.lang.management.ManagementFactory
 
 /**
- * How much the JIT is compiling, as the CPU time its compiler threads used: on Linux each `C1/C2 CompilerThread`'s
- * `/proc/self/task/<tid>/schedstat` (nanoseconds on a CPU). Not `CompilationMXBean.totalCompilationTime`: that is the
- * elapsed time of each compilation summed over compiler threads, so a compiler thread that waits for a CPU (a busy
- * machine, a CPU quota) keeps adding to it, and it can exceed the wall time it was read over. Where /proc has no
- * per-thread figure the meter falls back to that elapsed time, and [label] says which one a figure is.
+ * How much the JIT wants to compile, as the time its compiler threads were on a CPU **or waiting on a run queue for
+ * one**: on Linux each `C1/C2 CompilerThread`'s `/proc/self/task/<tid>/schedstat` (its first two fields, nanoseconds).
+ * A compiler thread with nothing to compile sleeps and adds neither; one with a queue adds its wall time, whether it
+ * runs or is starved. CPU alone reads a starved compiler as quiet: under full load the compiler shares the cores with
+ * every busy server thread (and, under `-p cpus`, the quota), so it runs a few % of the time while its queue waits
+ * (docs/warmup.md, "A starved compiler"). Where /proc has no per-thread figure the meter falls back to
+ * `CompilationMXBean.totalCompilationTime`, the elapsed time of compilations, which is much the same, and [label]
+ * says which one a figure is.
  *
  * Compiler threads serve the whole JVM, so the figure includes what the load client's own code costs to compile; a
  * compiler thread that ends between two samples (HotSpot stops idle extra ones) takes its last slice with it.
@@ -18,7 +21,7 @@ class JitMeter internal constructor(private val tasks: File) {
 
     /** One reading: CPU nanoseconds by compiler thread id, or the elapsed compile time where there are none. */
     class Sample internal constructor(internal val threads: Map<Int, Long>, internal val elapsedNanos: Long) {
-        /** Nanoseconds of JIT work since [earlier]; a compiler thread started since then counts from 0. */
+        /** Nanoseconds the JIT was at work or waiting to be since [earlier]; a thread started since counts from 0. */
         fun nanosSince(earlier: Sample): Long =
             threads.entries.sumOf { (tid, ns) -> (ns - (earlier.threads[tid] ?: 0)).coerceAtLeast(0) } +
                 (elapsedNanos - earlier.elapsedNanos).coerceAtLeast(0)
@@ -28,19 +31,23 @@ class JitMeter internal constructor(private val tasks: File) {
         it.isCompilationTimeMonitoringSupported
     }
 
-    /** True when figures are the compiler threads' CPU; false when they are the JVM's elapsed compile time. */
-    val byCpu: Boolean = compilerThreads().isNotEmpty()
+    /** True when figures are the compiler threads' own (schedstat); false when they are the JVM's elapsed compile time. */
+    val perThread: Boolean = compilerThreads().isNotEmpty()
 
     /** What a figure is, for the console line. */
-    val label: String = if (byCpu) "compiler threads' CPU" else "elapsed compile time (no per-thread CPU here)"
+    val label: String = if (perThread) {
+        "compiler threads' time on or waiting for a CPU"
+    } else {
+        "elapsed compile time (no per-thread figure here)"
+    }
 
-    fun sample(): Sample = if (byCpu) {
+    fun sample(): Sample = if (perThread) {
         Sample(compilerThreads(), 0)
     } else {
         Sample(emptyMap(), (compilation?.totalCompilationTime ?: 0) * 1_000_000)
     }
 
-    /** Live compiler threads' CPU nanoseconds by tid; empty where /proc does not say (not Linux, no schedstat). */
+    /** Live compiler threads' nanoseconds on or waiting for a CPU, by tid; empty where /proc does not say. */
     private fun compilerThreads(): Map<Int, Long> {
         val result = HashMap<Int, Long>()
         for (task in tasks.listFiles().orEmpty()) {
@@ -48,10 +55,11 @@ class JitMeter internal constructor(private val tasks: File) {
             // A thread that ends while it is read is skipped: its files vanish.
             val name = runCatching { File(task, "comm").readText().trim() }.getOrNull() ?: continue
             if (!isCompiler(name)) continue
-            val onCpu = runCatching {
-                File(task, "schedstat").readText().trim().substringBefore(' ').toLong()
+            // schedstat: time on a CPU, time waiting on a run queue, time slices.
+            val demand = runCatching {
+                File(task, "schedstat").readText().trim().split(' ').take(2).sumOf { it.toLong() }
             }.getOrNull() ?: continue
-            result[tid] = onCpu
+            result[tid] = demand
         }
         return result
     }
