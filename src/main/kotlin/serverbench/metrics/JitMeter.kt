@@ -31,7 +31,7 @@ class JitMeter internal constructor(private val tasks: File) {
         it.isCompilationTimeMonitoringSupported
     }
 
-    /** True when figures are the compiler threads' own (schedstat); false when they are the JVM's elapsed compile time. */
+    /** True when figures are the compiler threads' own (schedstat); false: the JVM's elapsed compile time. */
     val perThread: Boolean = compilerThreads().isNotEmpty()
 
     /** What a figure is, for the console line. */
