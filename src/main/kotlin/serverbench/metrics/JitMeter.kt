@@ -19,7 +19,7 @@ import java.lang.management.ManagementFactory
 class JitMeter internal constructor(private val tasks: File) {
     constructor() : this(File("/proc/self/task"))
 
-    /** One reading: CPU nanoseconds by compiler thread id, or the elapsed compile time where there are none. */
+    /** One reading: nanoseconds on or waiting for a CPU by compiler thread id, or else the elapsed compile time. */
     class Sample internal constructor(internal val threads: Map<Int, Long>, internal val elapsedNanos: Long) {
         /** Nanoseconds the JIT was at work or waiting to be since [earlier]; a thread started since counts from 0. */
         fun nanosSince(earlier: Sample): Long =
