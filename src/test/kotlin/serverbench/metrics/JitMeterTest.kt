@@ -99,6 +99,6 @@ class JitMeterTest {
         val wall = System.nanoTime() - wallBefore
         assertTrue(sink != 0L)
         // Each compiler thread is on a CPU or waiting for one at most the whole time (HotSpot may add one meanwhile).
-        assertTrue(jit in 1..wall * (compilers + 2), "JIT $jit ns over $wall ns wall, $compilers compiler threads")
+        assertTrue(jit in 0..wall * (compilers + 2), "JIT $jit ns over $wall ns wall, $compilers compiler threads")
     }
 }
