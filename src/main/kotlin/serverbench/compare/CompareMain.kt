@@ -155,8 +155,8 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             sideParams,
         )
         fun throughput(c: Comparison) = c.rows.filter { it.metric == Comparison.Metric.THROUGHPUT }
-        val basis = "measured here for CpuBenchmark.direct netty at 5 × 5 s, docs/compare.md; per row, so a run of " +
-            "several rows takes longer"
+        val basis = "measured on 2026-11-25 for CpuBenchmark.direct netty at 5 × 5 s, docs/compare.md; per row, " +
+            "so a run of several rows, or a slower machine, takes longer"
         val measured = Forks(base, head, common + timing, dir, err).run(
             plan,
             { done -> throughput(compared(done)).map(ForkPlan::pooledDetectable) },
