@@ -207,7 +207,8 @@ abstract class HttpBenchmark : ProtocolParams() {
             client.split.reduction?.let { println("serverbench: $it") }
             warmupSeconds = -1.0
             warmup?.let { w ->
-                val outcome = w.run(client, { iterationStarted(client) }, { iterationEnded(client, false) })
+                val light = SteadyWarmup.Light.of(concurrency, sut.address, request, settings, sut.remote)
+                val outcome = w.run(client, light, { iterationStarted(client) }, { iterationEnded(client, false) })
                 warmupSeconds = outcome.seconds
                 println("serverbench: ${outcome.describe()}")
             }

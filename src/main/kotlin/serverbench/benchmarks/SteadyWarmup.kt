@@ -1,10 +1,13 @@
 package serverbench.benchmarks
 
 import serverbench.client.ClientReport
+import serverbench.client.ClientSettings
 import serverbench.client.LoadGroup
 import serverbench.client.Properties
+import serverbench.client.Request
 import serverbench.metrics.JitMeter
 import serverbench.metrics.Steadiness
+import java.net.InetSocketAddress
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 
@@ -19,12 +22,14 @@ import java.util.concurrent.TimeUnit
  * its compiler threads' time on or waiting for a CPU over the last [Steadiness.WINDOWS] windows below [JIT_SHARE] of
  * their time ([JitMeter]: a starved compiler, which runs little while its queue waits, reads busy, not quiet).
  *
- * While the compiler is busy (over [JIT_SHARE] of a window), each window is followed by a pause of the load ([pause]):
- * between windows no client thread sends, so the server drains its requests in flight and the compiler has the cores
- * until its queue runs dry (at most [MAX_PAUSE]). Under full load on 2 cores the compiler threads share them with the
- * client and every busy server thread (Tomcat's 64 workers at 64 connections), and the quick suite's CPU rows reached
- * their 25 s limit still compiling (docs/warmup.md); paused, the compiler finishes first and the load is then measured
- * on compiled code. Only loaded windows are figures, and only their JIT counts towards quiet.
+ * A compiler starved by the load (busy over [JIT_SHARE] of a window, and waiting for a CPU longer than it ran) gets a
+ * **lighter load** next ([Light]: a few connections of their own, e.g. 4 of 64) until a window in which it was busy
+ * under [LIGHT_QUIET] of it, at most [MAX_LIGHT]. Under full load on 2 cores the compiler threads share the cores with
+ * the client and every busy server thread (Tomcat's 64 workers at 64 connections): they run a few % of the time while
+ * their queue waits, and the quick suite's CPU rows reached their limits still compiling (docs/warmup.md). Pausing the
+ * load instead (tried first) gave the compiler the cores but no new invocations to profile, so each window at full load
+ * queued more; a light load keeps the hot paths running with few server threads to share the cores with. Only
+ * full-load windows are figures, and only their JIT counts towards quiet.
  *
  * Windows last max(1 s, 10 mean latencies), at most 5 s: a window must hold many round trips of every connection, or
  * whole bursts of responses (handlers that wait in step answer `concurrency` at a time) make its count jump. Where even
@@ -40,44 +45,56 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
         val jitMillis: Long,
         /** What [jitMillis] is ([JitMeter.label]). */
         val jitLabel: String,
-        /** Time the load was paused for the compiler ([pause]), part of [seconds]. */
-        val pausedSeconds: Double = 0.0,
+        /** Time under the [Light] load for a starved compiler, part of [seconds]. */
+        val lightSeconds: Double = 0.0,
+        val lightConnections: Int = 0,
     ) {
-        private val paused = if (pausedSeconds > 0) "; load paused %.1f s for the JIT".format(pausedSeconds) else ""
+        private val lighter = if (lightSeconds > 0) {
+            "; %.1f s at %d connections for a starved compiler".format(lightSeconds, lightConnections)
+        } else {
+            ""
+        }
 
         fun describe(): String {
             val last = figures.takeLast(Steadiness.WINDOWS).joinToString(", ") { "%,.0f".format(it) }
             return if (steady) {
                 "warmed up until steady in %.0f s (windows of %.1f s; last req/s: %s; JIT %d ms in them, %s%s)"
-                    .format(seconds, windowSeconds, last, jitMillis, jitLabel, paused)
+                    .format(seconds, windowSeconds, last, jitMillis, jitLabel, lighter)
             } else {
                 (
                     "NOT steady after the %.0f s warmup limit (-D%s; last req/s: %s; JIT %d ms in them, %s; " +
                         "steady needs < %.0f %% of their time%s): measuring anyway, see the notSteady guard"
-                    ).format(seconds, MAX_PROPERTY, last, jitMillis, jitLabel, JIT_SHARE * 100, paused)
+                    ).format(seconds, MAX_PROPERTY, last, jitMillis, jitLabel, JIT_SHARE * 100, lighter)
             }
         }
     }
 
     /**
-     * Runs windows of load on [client]; [started] and [ended] run at each window's start and end, as the benchmark's
-     * own per-iteration checks run around a measurement iteration.
+     * Runs windows of load on [client]; [started] and [ended] run at each full window's start and end, as the
+     * benchmark's own per-iteration checks run around a measurement iteration. [light] is closed before returning.
      */
-    fun run(client: LoadGroup, started: () -> Unit, ended: () -> Unit): Outcome {
+    fun run(client: LoadGroup, light: Light?, started: () -> Unit, ended: () -> Unit): Outcome = try {
+        warm(client, light, started, ended)
+    } finally {
+        light?.close()
+    }
+
+    private fun warm(client: LoadGroup, light: Light?, started: () -> Unit, ended: () -> Unit): Outcome {
         val begun = System.nanoTime()
         val limit = TimeUnit.SECONDS.toNanos(maxSeconds)
         val figures = ArrayList<Double>()
         val jitNanos = ArrayList<Long>()
         val wall = ArrayList<Long>()
         var window = MIN_WINDOW
-        var pausedNanos = 0L
+        var lightNanos = 0L
         while (true) {
             val jitBefore = jit.sample()
             val report = loadWindow(client, window, started, ended)
+            val jitAfter = jit.sample()
             val seconds = report.wallNanos / 1e9
             val rate = if (seconds > 0) report.successes / seconds else 0.0
             figures += rate
-            jitNanos += jit.sample().nanosSince(jitBefore)
+            jitNanos += jitAfter.nanosSince(jitBefore)
             wall += report.wallNanos / 1_000_000
             val meanLatency = Duration.ofNanos((report.latencyMicros.mean * 1000 * LATENCIES_PER_WINDOW).toLong())
             val tolerance = maxOf(Steadiness.TOLERANCE, client.connections / (2.0 * report.successes.coerceAtLeast(1)))
@@ -85,9 +102,8 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
             val recentJit = jitNanos.takeLast(Steadiness.WINDOWS).sum() / 1_000_000
             val jitQuiet = recentJit <= JIT_SHARE * wall.takeLast(Steadiness.WINDOWS).sum()
             val steady = jitQuiet && Steadiness.warmedUp(figures, tolerance)
-            if (!steady && elapsed < limit && jitNanos.last() > JIT_SHARE * report.wallNanos) {
-                pausedNanos += pause(limit - elapsed)
-            }
+            val starved = starved(jitNanos.last(), jitAfter.waitSince(jitBefore), report.wallNanos)
+            if (!steady && elapsed < limit && light != null && starved) lightNanos += lighter(light, limit - elapsed)
             val now = System.nanoTime() - begun
             if (steady || now >= limit) {
                 return Outcome(
@@ -97,7 +113,8 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
                     window.toMillis() / 1000.0,
                     recentJit,
                     jit.label,
-                    pausedNanos / 1e9,
+                    lightNanos / 1e9,
+                    light?.connections ?: 0,
                 )
             }
             window = meanLatency.coerceIn(MIN_WINDOW, MAX_WINDOW)
@@ -105,20 +122,61 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
     }
 
     /**
-     * No load, in steps of [PAUSE_STEP], until a step in which the compiler threads were busy under [PAUSE_QUIET] of it
-     * (its queue is done, or nearly), [MAX_PAUSE], or [remainingNanos]; returns the nanoseconds paused.
+     * The [light] load in windows of [LIGHT_WINDOW] until one in which the compiler threads were busy (or waiting)
+     * under [LIGHT_QUIET] of it, [MAX_LIGHT], or [remainingNanos]; returns the nanoseconds it ran.
      */
-    private fun pause(remainingNanos: Long): Long {
+    private fun lighter(light: Light, remainingNanos: Long): Long {
+        val group = light.group()
         val start = System.nanoTime()
-        val most = minOf(MAX_PAUSE.toNanos(), remainingNanos)
+        val most = minOf(MAX_LIGHT.toNanos(), remainingNanos)
         while (System.nanoTime() - start < most) {
             val before = jit.sample()
-            val stepStart = System.nanoTime()
-            Thread.sleep(PAUSE_STEP.toMillis())
-            val step = System.nanoTime() - stepStart
-            if (jit.sample().nanosSince(before) < PAUSE_QUIET * step) break
+            val report = loadWindow(group, LIGHT_WINDOW, {}, {})
+            if (jit.sample().nanosSince(before) < LIGHT_QUIET * report.wallNanos) break
         }
         return System.nanoTime() - start
+    }
+
+    /**
+     * The lighter load a starved compiler gets: [connections] of their own, opened by [open] (started) when first
+     * needed, sending the benchmark's request; the benchmark's per-iteration checks do not run on it.
+     */
+    class Light(val connections: Int, private val open: () -> LoadGroup) : AutoCloseable {
+        private var group: LoadGroup? = null
+
+        internal fun group(): LoadGroup = group ?: open().also { group = it }
+
+        /** Lets its requests in flight finish (briefly), so that none lands in a measured iteration, then closes. */
+        override fun close() {
+            val g = group ?: return
+            group = null
+            try {
+                g.drain(Duration.ofSeconds(1))
+            } finally {
+                g.close()
+            }
+        }
+
+        companion object {
+            /** The light load of a benchmark's [concurrency] on one client thread (HTTP/2: as many streams). */
+            fun of(
+                concurrency: Int,
+                address: InetSocketAddress,
+                request: Request,
+                settings: ClientSettings,
+                remote: Boolean,
+            ) = connections(concurrency)?.let { n ->
+                Light(n) {
+                    val streams = settings.copy(http2Streams = minOf(settings.http2Streams, n))
+                    LoadGroup(address, n, request, streams, remoteAllowed = remote).also { it.start() }
+                }
+            }
+
+            /** A quarter of [concurrency], at most 4; null where that is none (the full load is light already). */
+            fun connections(concurrency: Int): Int? = minOf(concurrency / 4, MOST_CONNECTIONS).takeIf { it >= 1 }
+
+            private const val MOST_CONNECTIONS = 4
+        }
     }
 
     private fun loadWindow(client: LoadGroup, length: Duration, started: () -> Unit, ended: () -> Unit): ClientReport {
@@ -139,11 +197,18 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
         private val MIN_WINDOW: Duration = Duration.ofSeconds(1)
         private val MAX_WINDOW: Duration = Duration.ofSeconds(5)
         private const val LATENCIES_PER_WINDOW = 10
-        private val PAUSE_STEP: Duration = Duration.ofMillis(100)
+        private val LIGHT_WINDOW: Duration = Duration.ofMillis(500)
 
-        /** A pause ends after a step in which the compiler threads were busy (or waiting) under this share of it. */
-        private const val PAUSE_QUIET = 0.2
-        private val MAX_PAUSE: Duration = Duration.ofSeconds(3)
+        /** The light load ends after a window in which the compiler threads were busy under this share of it. */
+        private const val LIGHT_QUIET = 0.2
+        private val MAX_LIGHT: Duration = Duration.ofSeconds(10)
+
+        /**
+         * Starved: the compiler wanted over [JIT_SHARE] of a window of [wallNanos] ([demandNanos], on or waiting for a
+         * CPU) and waited for one ([waitNanos]) longer than it ran.
+         */
+        internal fun starved(demandNanos: Long, waitNanos: Long, wallNanos: Long): Boolean =
+            demandNanos > JIT_SHARE * wallNanos && 2 * waitNanos > demandNanos
 
         /**
          * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 120),

@@ -19,13 +19,25 @@ import java.lang.management.ManagementFactory
 class JitMeter internal constructor(private val tasks: File) {
     constructor() : this(File("/proc/self/task"))
 
-    /** One reading: nanoseconds on or waiting for a CPU by compiler thread id, or else the elapsed compile time. */
-    class Sample internal constructor(internal val threads: Map<Int, Long>, internal val elapsedNanos: Long) {
+    /**
+     * One reading: nanoseconds on a CPU and waiting for one by compiler thread id ([Demand]), or else the elapsed
+     * compile time.
+     */
+    class Sample internal constructor(internal val threads: Map<Int, Demand>, internal val elapsedNanos: Long) {
         /** Nanoseconds the JIT was at work or waiting to be since [earlier]; a thread started since counts from 0. */
-        fun nanosSince(earlier: Sample): Long =
-            threads.entries.sumOf { (tid, ns) -> (ns - (earlier.threads[tid] ?: 0)).coerceAtLeast(0) } +
-                (elapsedNanos - earlier.elapsedNanos).coerceAtLeast(0)
+        fun nanosSince(earlier: Sample): Long = since(earlier) { it.run + it.wait } +
+            (elapsedNanos - earlier.elapsedNanos).coerceAtLeast(0)
+
+        /** Of [nanosSince], the nanoseconds compiler threads waited on a run queue: 0 where /proc does not say. */
+        fun waitSince(earlier: Sample): Long = since(earlier) { it.wait }
+
+        private inline fun since(earlier: Sample, part: (Demand) -> Long): Long = threads.entries.sumOf { (tid, d) ->
+            (part(d) - (earlier.threads[tid]?.let(part) ?: 0)).coerceAtLeast(0)
+        }
     }
+
+    /** A compiler thread's schedstat: nanoseconds on a CPU, and waiting on a run queue for one. */
+    class Demand(val run: Long, val wait: Long)
 
     private val compilation = ManagementFactory.getCompilationMXBean()?.takeIf {
         it.isCompilationTimeMonitoringSupported
@@ -47,9 +59,9 @@ class JitMeter internal constructor(private val tasks: File) {
         Sample(emptyMap(), (compilation?.totalCompilationTime ?: 0) * 1_000_000)
     }
 
-    /** Live compiler threads' nanoseconds on or waiting for a CPU, by tid; empty where /proc does not say. */
-    private fun compilerThreads(): Map<Int, Long> {
-        val result = HashMap<Int, Long>()
+    /** Live compiler threads' nanoseconds on and waiting for a CPU, by tid; empty where /proc does not say. */
+    private fun compilerThreads(): Map<Int, Demand> {
+        val result = HashMap<Int, Demand>()
         for (task in tasks.listFiles().orEmpty()) {
             val tid = task.name.toIntOrNull() ?: continue
             // A thread that ends while it is read is skipped: its files vanish.
@@ -57,7 +69,7 @@ class JitMeter internal constructor(private val tasks: File) {
             if (!isCompiler(name)) continue
             // schedstat: time on a CPU, time waiting on a run queue, time slices.
             val demand = runCatching {
-                File(task, "schedstat").readText().trim().split(' ').take(2).sumOf { it.toLong() }
+                File(task, "schedstat").readText().trim().split(' ').let { Demand(it[0].toLong(), it[1].toLong()) }
             }.getOrNull() ?: continue
             result[tid] = demand
         }

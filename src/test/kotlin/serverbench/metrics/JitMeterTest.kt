@@ -45,6 +45,8 @@ class JitMeterTest {
             (40_000_000L + 900_000_000) + 10_000_000 + (7_000_000 + 5_000_000_000),
             meter.sample().nanosSince(before),
         )
+        // Of it, the run-queue wait alone (what tells a starved compiler from a busy one): 900 ms + 0 + 5 s.
+        assertEquals(900_000_000L + 5_000_000_000, meter.sample().waitSince(before))
     }
 
     @Test

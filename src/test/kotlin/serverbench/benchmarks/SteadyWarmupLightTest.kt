@@ -1,0 +1,38 @@
+package serverbench.benchmarks
+
+import org.junit.jupiter.api.Test
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertNull
+import kotlin.test.assertTrue
+
+/**
+ * The warmup lightens the load only for a starved compiler: busy over the JIT share of a window and waiting for a CPU
+ * longer than it ran. A compiler that is merely busy (it runs when it wants to) keeps the full load, whose invocations
+ * it profiles; a light load for it would only slow the warmup.
+ */
+class SteadyWarmupLightTest {
+    private val second = 1_000_000_000L
+
+    @Test
+    fun `a starved compiler is one that wanted the CPU and mostly waited for it`() {
+        // 1 s window: the compiler threads wanted 1.2 s, of which 1 s waiting (the quick suite's tomcat CPU rows).
+        assertTrue(SteadyWarmup.starved(demandNanos = 1_200_000_000, waitNanos = 1_000_000_000, wallNanos = second))
+        // Busy but running: 1.2 s wanted, 0.1 s waited.
+        assertFalse(SteadyWarmup.starved(demandNanos = 1_200_000_000, waitNanos = 100_000_000, wallNanos = second))
+        // Quiet: 40 ms wanted, all of it waiting, under the 5 % share.
+        assertFalse(SteadyWarmup.starved(demandNanos = 40_000_000, waitNanos = 40_000_000, wallNanos = second))
+        // No per-thread figure (wait 0): never starved, so never lightened.
+        assertFalse(SteadyWarmup.starved(demandNanos = 3 * second, waitNanos = 0, wallNanos = second))
+    }
+
+    @Test
+    fun `the light load is a quarter of the connections, at most 4, and none where the load is light already`() {
+        assertEquals(4, SteadyWarmup.Light.connections(64))
+        assertEquals(4, SteadyWarmup.Light.connections(400))
+        assertEquals(2, SteadyWarmup.Light.connections(8))
+        assertEquals(1, SteadyWarmup.Light.connections(4))
+        assertNull(SteadyWarmup.Light.connections(3))
+        assertNull(SteadyWarmup.Light.connections(1))
+    }
+}
