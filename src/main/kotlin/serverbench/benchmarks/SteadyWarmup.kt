@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit
  * its compiler threads' time on or waiting for a CPU over the last [Steadiness.WINDOWS] windows below [JIT_SHARE] of
  * their time ([JitMeter]: a starved compiler, which runs little while its queue waits, reads busy, not quiet).
  *
- * A compiler starved by the load (busy over [JIT_SHARE] of a window, and waiting for a CPU longer than it ran) gets a
- * **lighter load** next ([Light]: a few connections of their own, e.g. 4 of 64) until a window in which it was busy
+ * A compiler starved by the load ([starved]: it wanted over a quarter of a window, waiting longer than it ran) gets
+ * a **lighter load** next ([Light]: a few connections of their own, e.g. 4 of 64) until a window in which it was busy
  * under [LIGHT_QUIET] of it, at most [MAX_LIGHT]. Under full load on 2 cores the compiler threads share the cores with
  * the client and every busy server thread (Tomcat's 64 workers at 64 connections): they run a few % of the time while
  * their queue waits, and the quick suite's CPU rows reached their limits still compiling (docs/warmup.md). Pausing the
@@ -204,11 +204,15 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
         private val MAX_LIGHT: Duration = Duration.ofSeconds(10)
 
         /**
-         * Starved: the compiler wanted over [JIT_SHARE] of a window of [wallNanos] ([demandNanos], on or waiting for a
-         * CPU) and waited for one ([waitNanos]) longer than it ran.
+         * Starved: the compiler wanted over [STARVED_SHARE] of a window of [wallNanos] ([demandNanos], on or waiting for
+         * a CPU) and waited for one ([waitNanos]) longer than it ran. Below that share (but over [JIT_SHARE]) its
+         * stragglers keep the full load: a fork's compiler threads wanted 0.1-0.2 s a second for a minute after its
+         * burst, and lightening for that only cost the warmup its full-load windows (docs/warmup.md).
          */
         internal fun starved(demandNanos: Long, waitNanos: Long, wallNanos: Long): Boolean =
-            demandNanos > JIT_SHARE * wallNanos && 2 * waitNanos > demandNanos
+            demandNanos > STARVED_SHARE * wallNanos && 2 * waitNanos > demandNanos
+
+        private const val STARVED_SHARE = 0.25
 
         /**
          * From `-Dserverbench.warmup=auto|off` (default auto) and `-Dserverbench.warmupMaxSeconds=N` (default 120),

@@ -20,8 +20,8 @@ class SteadyWarmupLightTest {
         assertTrue(SteadyWarmup.starved(demandNanos = 1_200_000_000, waitNanos = 1_000_000_000, wallNanos = second))
         // Busy but running: 1.2 s wanted, 0.1 s waited.
         assertFalse(SteadyWarmup.starved(demandNanos = 1_200_000_000, waitNanos = 100_000_000, wallNanos = second))
-        // Quiet: 40 ms wanted, all of it waiting, under the 5 % share.
-        assertFalse(SteadyWarmup.starved(demandNanos = 40_000_000, waitNanos = 40_000_000, wallNanos = second))
+        // Stragglers: 200 ms wanted, most of it waiting, under a quarter of the window: the full load goes on.
+        assertFalse(SteadyWarmup.starved(demandNanos = 200_000_000, waitNanos = 150_000_000, wallNanos = second))
         // No per-thread figure (wait 0): never starved, so never lightened.
         assertFalse(SteadyWarmup.starved(demandNanos = 3 * second, waitNanos = 0, wallNanos = second))
     }
