@@ -204,10 +204,10 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
         private val MAX_LIGHT: Duration = Duration.ofSeconds(10)
 
         /**
-         * Starved: the compiler wanted over [STARVED_SHARE] of a window of [wallNanos] ([demandNanos], on or waiting for
-         * a CPU) and waited for one ([waitNanos]) longer than it ran. Below that share (but over [JIT_SHARE]) its
-         * stragglers keep the full load: a fork's compiler threads wanted 0.1-0.2 s a second for a minute after its
-         * burst, and lightening for that only cost the warmup its full-load windows (docs/warmup.md).
+         * Starved: the compiler wanted over [STARVED_SHARE] of a window of [wallNanos] ([demandNanos], on or waiting
+         * for a CPU) and waited for one ([waitNanos]) longer than it ran. Below that share (but over [JIT_SHARE]) its
+         * stragglers keep the full load: after its burst a fork's compiler wants a little for a minute or more, and
+         * lightening for that only cost the warmup its full-load windows (docs/warmup.md).
          */
         internal fun starved(demandNanos: Long, waitNanos: Long, wallNanos: Long): Boolean =
             demandNanos > STARVED_SHARE * wallNanos && 2 * waitNanos > demandNanos
