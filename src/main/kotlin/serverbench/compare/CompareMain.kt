@@ -179,7 +179,9 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             "(${ForkOrder.of(2).joinToString(" ") { it.name.lowercase() }} …), " +
             "in ${Math.round(measured.seconds / 60)} min; stopped adding forks: ${measured.stop.said} " +
             "(--precision ${ForkPlan.percent(precision)}, --budget ${set.valueOf(budgetSpec)}, " +
-            "from ${plan.firstForks} a side; the rule reads each row's forks pooled, blind to sides, " +
+            "first look at ${plan.firstForks} a side" +
+            (if (measured.forksASide < plan.firstForks) ", not reached; " else "; ") +
+            "the rule reads each row's forks pooled, blind to sides, " +
             "and simulated A/A runs under it were falsely marked at most " +
             "${ForkPlan.percent(ForkPlan.PROMISED_LEVEL)} of the time, docs/compare.md); each fork " +
             (common + timing).drop(1).joinToString(" ")

@@ -26,10 +26,10 @@ class Forks(
     )
 
     /**
-     * Runs [plan]'s first forks, then a block of two a side at a time while [plan] says so, each look reading the
-     * req/s rows' detectables from the forks so far ([detectable]); null when a side was refused. [onStart] runs once
-     * both sides' commands were accepted; [onFirstLook] hears the forks of the first look and their time, for the
-     * forecast from the run's own figures.
+     * Runs [plan]'s forks a block of two a side at a time while [plan] says so, each look reading the req/s rows'
+     * detectables from the forks so far ([detectable]); null when a side was refused. [onStart] runs once both sides'
+     * commands were accepted; [onFirstLook] hears the forks of the first look, at [ForkPlan.firstForks] a side, and
+     * their time, for the forecast from the run's own figures.
      */
     fun run(
         plan: ForkPlan,
@@ -84,26 +84,31 @@ class Forks(
                 if (status != 0) err.println("compare: fork $name exited with status $status; its log: $dir/$name.log")
                 done += side to json.takeIf { it.isFile }
                 // A look after each whole block (base head head base), where a drift cancels.
-                if ((i + 1) % 4 != 0 || (i + 1) / 2 < plan.firstForks) continue
+                if ((i + 1) % 4 != 0) continue
                 val forks = (i + 1) / 2
+                if (forks < ForkStatistics.minimumForks) continue
                 val seconds = (System.nanoTime() - started) / 1e9
                 if (forks == plan.firstForks) onFirstLook(done.toList(), seconds)
-                val widths = detectable(done)
+                val widths = if (forks >= plan.firstForks) detectable(done) else emptyList()
                 stop = plan.decide(forks, widths, seconds)
-                val widest = widths.maxOrNull()?.let { ForkPlan.percent(it) } ?: "–"
-                err.println(
-                    "compare: $forks forks a side in ${minutes(seconds)}, req/s expected detectable ± $widest " +
-                        "from the pooled spread (target ± ${ForkPlan.percent(plan.precision)}): " +
-                        (stop?.let { "stop, ${it.said}" } ?: "two more a side"),
-                )
+                err.println("compare: $forks forks a side in ${minutes(seconds)}" + look(plan, forks, widths, stop))
                 if (stop != null) break
-                planned = forks + 2
+                planned = maxOf(plan.firstForks, forks + 2)
             }
         } finally {
             runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
         }
         val seconds = (System.nanoTime() - started) / 1e9
         return Measured(done, done.size / 2, stop ?: ForkPlan.Stop.MOST, seconds)
+    }
+
+    /** The rest of a look's line: before the first look only the budget is read, from it the detectables too. */
+    private fun look(plan: ForkPlan, forks: Int, widths: List<Double>, stop: ForkPlan.Stop?): String {
+        val then = stop?.let { "stop, ${it.said}" } ?: "two more a side"
+        if (forks < plan.firstForks) return ", the budget read (the precision from ${plan.firstForks} a side): $then"
+        val widest = widths.maxOrNull()?.let { ForkPlan.percent(it) } ?: "–"
+        return ", req/s expected detectable ± $widest from the pooled spread " +
+            "(target ± ${ForkPlan.percent(plan.precision)}): $then"
     }
 
     /**
