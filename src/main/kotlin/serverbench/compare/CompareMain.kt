@@ -170,7 +170,8 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             {
                 err.println(
                     "compare: " + plan.forecast(ForkPlan.MEASURED_SPREAD, ForkPlan.MEASURED_SECONDS_PER_FORK, basis) +
-                        "; said again from this run's own forks after the first ${plan.firstForks} a side",
+                        "; said again from this run's own time after its first block, and from its own spread " +
+                        "at the first look (${plan.firstForks} a side)",
                 )
             },
         ) ?: return 2

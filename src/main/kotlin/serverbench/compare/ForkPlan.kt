@@ -80,6 +80,25 @@ class ForkPlan(val firstForks: Int, val precision: Double, val budgetSeconds: Do
             "spread and ${Math.round(secondsPerFork)} s a fork, $basis)"
     }
 
+    /**
+     * The line after a run's first block: its own [secondsPerFork] against the forecast's prior, and when the first
+     * look and the budget's stop then come (from the first look on, the precision may stop it sooner).
+     */
+    fun pace(secondsPerFork: Double): String {
+        val n = forksWithin(secondsPerFork)
+        val at = { forks: Int -> "about ${minutes(2 * forks * secondsPerFork)} min" }
+        val budget = "the ${budgetMinutes()} min budget"
+        return "forks take about ${Math.round(secondsPerFork)} s here (the forecast assumed " +
+            "${Math.round(MEASURED_SECONDS_PER_FORK)} s): " + when {
+                budgetSeconds <= 0 -> "$n a side in ${at(n)}, no budget"
+                n < firstForks -> "the first look, at $firstForks a side, would come after ${at(firstForks)}, " +
+                    "past $budget: stopping at $n a side, in ${at(n)}"
+                n == firstForks -> "the first look at $n a side in ${at(n)}, and $budget allows no more"
+                else -> "the first look at $firstForks a side in ${at(firstForks)}, then up to $n a side " +
+                    "(${at(n)}) within $budget"
+            }
+    }
+
     private fun budgetMinutes() = Math.round(budgetSeconds / 60)
 
     private fun minutes(seconds: Double) = Math.round(seconds / 60).coerceAtLeast(1)

@@ -86,8 +86,9 @@ class Forks(
                 // A look after each whole block (base head head base), where a drift cancels.
                 if ((i + 1) % 4 != 0) continue
                 val forks = (i + 1) / 2
-                if (forks < ForkStatistics.minimumForks) continue
                 val seconds = (System.nanoTime() - started) / 1e9
+                if (i + 1 == 4) err.println("compare: " + plan.pace(seconds / (i + 1)))
+                if (forks < ForkStatistics.minimumForks) continue
                 if (forks == plan.firstForks) onFirstLook(done.toList(), seconds)
                 val widths = if (forks >= plan.firstForks) detectable(done) else emptyList()
                 stop = plan.decide(forks, widths, seconds)

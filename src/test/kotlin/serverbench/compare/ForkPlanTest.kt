@@ -99,6 +99,30 @@ class ForkPlanTest {
     }
 
     @Test
+    fun `after the first block a line says the run's own time a fork and where the budget then stops it`() {
+        val plan = ForkPlan(6, 0.02, 15 * minute)
+        assertEquals(
+            "forks take about 118 s here (the forecast assumed 60 s): the first look, at 6 a side, would come after " +
+                "about 24 min, past the 15 min budget: stopping at 4 a side, in about 16 min",
+            plan.pace(118.0),
+        )
+        assertEquals(
+            "forks take about 60 s here (the forecast assumed 60 s): the first look at 6 a side in about 12 min, " +
+                "and the 15 min budget allows no more",
+            plan.pace(60.0),
+        )
+        assertEquals(
+            "forks take about 50 s here (the forecast assumed 60 s): the first look at 6 a side in about 10 min, " +
+                "then up to 8 a side (about 13 min) within the 15 min budget",
+            plan.pace(50.0),
+        )
+        assertEquals(
+            "forks take about 118 s here (the forecast assumed 60 s): 6 a side in about 24 min, no budget",
+            ForkPlan(6, 0.02, 0.0).pace(118.0),
+        )
+    }
+
+    @Test
     fun `the forecast is the detectable the exact test's steps give at the forks the budget allows`() {
         // Critical U at 95 %: 0 at 4 + 4, 5 at 6 + 6, 13 at 8 + 8 (the tables'); s √2 Φ⁻¹(½ + share) at s = 2 %.
         assertEquals(0.0527, ForkPlan.expectedDetectable(0.02, 4), 0.0005)
