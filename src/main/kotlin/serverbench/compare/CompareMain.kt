@@ -174,7 +174,7 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
                         "at the first look (${plan.firstForks} a side)",
                 )
             },
-        ) ?: return 2
+        ) ?: return 2 // refused or interrupted, as a line said; interrupted, exitProcess waits for the halt
         val comparison = compared(measured.forks)
         val note = "${measured.forksASide} forks a side, alternating " +
             "(${ForkOrder.of(2).joinToString(" ") { it.name.lowercase() }} …), " +
