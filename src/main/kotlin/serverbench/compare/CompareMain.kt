@@ -170,16 +170,19 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             {
                 err.println(
                     "compare: " + plan.forecast(ForkPlan.MEASURED_SPREAD, ForkPlan.MEASURED_SECONDS_PER_FORK, basis) +
-                        "; said again from this run's own forks after the first ${plan.firstForks} a side",
+                        "; said again from this run's own time after its first block, and from its own spread " +
+                        "at the first look (${plan.firstForks} a side)",
                 )
             },
-        ) ?: return 2
+        ) ?: return 2 // refused or interrupted, as a line said; interrupted, exitProcess waits for the halt
         val comparison = compared(measured.forks)
         val note = "${measured.forksASide} forks a side, alternating " +
             "(${ForkOrder.of(2).joinToString(" ") { it.name.lowercase() }} …), " +
             "in ${Math.round(measured.seconds / 60)} min; stopped adding forks: ${measured.stop.said} " +
             "(--precision ${ForkPlan.percent(precision)}, --budget ${set.valueOf(budgetSpec)}, " +
-            "from ${plan.firstForks} a side; the rule reads each row's forks pooled, blind to sides, " +
+            "first look at ${plan.firstForks} a side" +
+            (if (measured.forksASide < plan.firstForks) ", not reached; " else "; ") +
+            "the rule reads each row's forks pooled, blind to sides, " +
             "and simulated A/A runs under it were falsely marked at most " +
             "${ForkPlan.percent(ForkPlan.PROMISED_LEVEL)} of the time, docs/compare.md); each fork " +
             (common + timing).drop(1).joinToString(" ")

@@ -7,12 +7,16 @@ import kotlin.math.sqrt
 /**
  * How long a comparison runs: [firstForks] a side first, then two more a side (one base-head-head-base block,
  * [ForkOrder]) at a time until every req/s row's expected detectable is within ± [precision], the next block would
- * not end within [budgetSeconds], or [MOST_FORKS] a side are done.
+ * not end within [budgetSeconds], or [MOST_FORKS] a side are done. The budget is read after every block from
+ * [ForkStatistics.minimumForks] a side, so slow forks can end a run before [firstForks]; with fewer nothing could be
+ * marked, and nothing stops.
  *
  * Sequential stopping keeps the test's level because the rule does not look at which fork is base and which head: it
  * reads the spread of all of a row's forks pooled ([pooledDetectable]). Where the sides do not differ, the
  * Mann-Whitney test's null distribution is that of the labels over a given set of values, which a rule reading only
- * the set cannot change; each row is then judged by the fixed-sample test at the count it stopped at. Reading the
+ * the set cannot change; each row is then judged by the fixed-sample test at the count it stopped at. A budget stop
+ * reads the elapsed time alone, not the forks' figures: the time of all forks so far, blind to sides as well, so a
+ * stop below [firstForks] keeps the fixed-sample test's level at the count reached (2.86 % at 4 + 4). Reading the
  * observed interval's width instead, tried first, marked 6.2 % of simulated A/A runs against 5 % promised: it stops
  * when each side's forks happen to lie close together, where they are also likelier to lie entirely apart.
  * `ForkPlanTest` simulates A/A runs under this rule (normal forks, and forks with an odd low one) and checks that the
@@ -32,23 +36,29 @@ class ForkPlan(val firstForks: Int, val precision: Double, val budgetSeconds: Do
     }
 
     /**
-     * After a look at [forks] a side (all forks so far, [elapsedSeconds] for them): null to add a block, or why to
-     * stop. [detectable]: each req/s row's [pooledDetectable].
+     * After the block that ends at [forks] a side (all forks so far, [elapsedSeconds] for them): null to add a block,
+     * or why to stop. [detectable]: each req/s row's [pooledDetectable], read from [firstForks] a side on.
      */
     fun decide(forks: Int, detectable: List<Double>, elapsedSeconds: Double): Stop? {
-        if (forks < firstForks) return null
-        if (detectable.isNotEmpty() && detectable.all { it <= precision }) return Stop.PRECISION
-        if (budgetSeconds <= 0) return Stop.FIXED
-        if (forks + 2 > MOST_FORKS) return Stop.MOST
+        if (forks < ForkStatistics.minimumForks) return null
+        if (forks >= firstForks) {
+            if (detectable.isNotEmpty() && detectable.all { it <= precision }) return Stop.PRECISION
+            if (budgetSeconds <= 0) return Stop.FIXED
+            if (forks + 2 > MOST_FORKS) return Stop.MOST
+        }
+        if (budgetSeconds <= 0) return null
         val perFork = elapsedSeconds / (2 * forks)
         return if (elapsedSeconds + 4 * perFork > budgetSeconds) Stop.BUDGET else null
     }
 
-    /** The forks a side that [seconds] per fork allow within the budget (looks of two more a side after the first). */
+    /**
+     * The forks a side a run stops at by the budget (or [firstForks] without one) when every fork takes [seconds]:
+     * the first block from [ForkStatistics.minimumForks] a side after which the next would end past the budget.
+     */
     fun forksWithin(seconds: Double): Int {
         if (budgetSeconds <= 0) return firstForks
-        var n = firstForks
-        while (n + 2 <= MOST_FORKS && 2 * (n + 2) * seconds <= budgetSeconds) n += 2
+        var n = (ForkStatistics.minimumForks + 1) / 2 * 2
+        while ((n < firstForks || n + 2 <= MOST_FORKS) && 2 * (n + 2) * seconds <= budgetSeconds) n += 2
         return n
     }
 
@@ -58,17 +68,40 @@ class ForkPlan(val firstForks: Int, val precision: Double, val budgetSeconds: Do
      */
     fun forecast(spread: Double, secondsPerFork: Double, basis: String): String {
         val n = forksWithin(secondsPerFork)
-        val minutes = Math.round(2 * n * secondsPerFork / 60).coerceAtLeast(1)
-        val stop = if (budgetSeconds <= 0) {
-            "$n forks a side"
-        } else {
-            "adding fork pairs from $firstForks a side until ± ${percent(precision)} or the " +
-                "${Math.round(budgetSeconds / 60)} min budget"
+        val stop = when {
+            budgetSeconds <= 0 -> "$n forks a side"
+            n < firstForks -> "stopping at $n a side, as the ${budgetMinutes()} min budget ends before the first " +
+                "look at $firstForks"
+            else -> "adding fork pairs from $firstForks a side until ± ${percent(precision)} or the " +
+                "${budgetMinutes()} min budget"
         }
         return "these settings can show a change of about ± ${percent(expectedDetectable(spread, n))} in req/s " +
-            "(95 %), in about $minutes min ($stop; ${percent(spread)} between-fork spread and " +
-            "${Math.round(secondsPerFork)} s a fork, $basis)"
+            "(95 %), in about ${minutes(2 * n * secondsPerFork)} min ($stop; ${percent(spread)} between-fork " +
+            "spread and ${Math.round(secondsPerFork)} s a fork, $basis)"
     }
+
+    /**
+     * The line after a run's first block: its own [secondsPerFork] against the forecast's prior, and when the first
+     * look and the budget's stop then come (from the first look on, the precision may stop it sooner).
+     */
+    fun pace(secondsPerFork: Double): String {
+        val n = forksWithin(secondsPerFork)
+        val at = { forks: Int -> "about ${minutes(2 * forks * secondsPerFork)} min" }
+        val budget = "the ${budgetMinutes()} min budget"
+        return "forks take about ${Math.round(secondsPerFork)} s here (the forecast assumed " +
+            "${Math.round(MEASURED_SECONDS_PER_FORK)} s): " + when {
+                budgetSeconds <= 0 -> "$n a side in ${at(n)}, no budget"
+                n < firstForks -> "the first look, at $firstForks a side, would come after ${at(firstForks)}, " +
+                    "past $budget: stopping at $n a side, in ${at(n)}"
+                n == firstForks -> "the first look at $n a side in ${at(n)}, and $budget allows no more"
+                else -> "the first look at $firstForks a side in ${at(firstForks)}, then up to $n a side " +
+                    "(${at(n)}) within $budget"
+            }
+    }
+
+    private fun budgetMinutes() = Math.round(budgetSeconds / 60)
+
+    private fun minutes(seconds: Double) = Math.round(seconds / 60).coerceAtLeast(1)
 
     companion object {
         /** Forks a side a comparison never goes beyond: 2 × 20 forks of a minute each is already 40 min. */

@@ -3,7 +3,6 @@ package serverbench.compare
 import serverbench.compare.ForkOrder.Side
 import java.io.File
 import java.io.PrintStream
-import java.util.concurrent.TimeUnit
 
 /**
  * Runs a comparison's forks in [ForkOrder], one process at a time (two at once would measure each other): each is
@@ -26,10 +25,10 @@ class Forks(
     )
 
     /**
-     * Runs [plan]'s first forks, then a block of two a side at a time while [plan] says so, each look reading the
-     * req/s rows' detectables from the forks so far ([detectable]); null when a side was refused. [onStart] runs once
-     * both sides' commands were accepted; [onFirstLook] hears the forks of the first look and their time, for the
-     * forecast from the run's own figures.
+     * Runs [plan]'s forks a block of two a side at a time while [plan] says so, each look reading the req/s rows'
+     * detectables from the forks so far ([detectable]); null when a side was refused or the run interrupted (a line
+     * said so). [onStart] runs once both sides' commands were accepted; [onFirstLook] hears the forks of the first
+     * look, at [ForkPlan.firstForks] a side, and their time, for the forecast from the run's own figures.
      */
     fun run(
         plan: ForkPlan,
@@ -50,15 +49,10 @@ class Forks(
         val started = System.nanoTime()
         var stop: ForkPlan.Stop? = null
         var planned = plan.firstForks
-        var current: Process? = null
-        // Ctrl-C: the fork's launcher must not outlive compare (its own hooks stop its server and fork).
-        val hook = Thread {
-            current?.let {
-                it.destroy()
-                it.waitFor(30, TimeUnit.SECONDS)
-            }
-        }
-        Runtime.getRuntime().addShutdownHook(hook)
+        val interruption = Interruption(dir, err)
+        val hook = Thread(interruption::interrupt)
+        // A Ctrl-C during the check already shut down: the fork it would have started is not.
+        if (runCatching { Runtime.getRuntime().addShutdownHook(hook) }.isFailure) return null
         try {
             for ((i, side) in order.withIndex()) {
                 val config = if (side == Side.BASE) base else head
@@ -69,12 +63,11 @@ class Forks(
                 val elapsed = (System.nanoTime() - started) / 1e9
                 val left = if (i == 0) "" else ", about ${minutes(elapsed / i * (2 * planned - i))} left to this look"
                 err.println("compare: fork ${i + 1} of ${2 * planned}: ${config.name} ($n of $planned)$left")
-                val process = ProcessBuilder(config.command(common, json, File(dir, "$name.log")))
-                    .redirectErrorStream(true).start()
-                current = process
-                process.inputStream.bufferedReader().forEachLine { err.println("  [$name] $it") }
-                val status = process.waitFor()
-                current = null
+                interruption.planned = 2 * planned
+                val process = interruption.start(
+                    ProcessBuilder(config.command(common, json, File(dir, "$name.log"))).redirectErrorStream(true),
+                ) ?: return null
+                val status = interruption.read(process) { err.println("  [$name] $it") } ?: return null
                 if (status == 2 && n == 1 && !config.checksFirst()) {
                     // A jar too old to check first, refused before anything started: its line said why.
                     err.println("compare: the ${config.name} side's command was refused (exit 2); nothing was compared")
@@ -83,27 +76,34 @@ class Forks(
                 }
                 if (status != 0) err.println("compare: fork $name exited with status $status; its log: $dir/$name.log")
                 done += side to json.takeIf { it.isFile }
+                interruption.done = done.size
                 // A look after each whole block (base head head base), where a drift cancels.
-                if ((i + 1) % 4 != 0 || (i + 1) / 2 < plan.firstForks) continue
+                if ((i + 1) % 4 != 0) continue
                 val forks = (i + 1) / 2
                 val seconds = (System.nanoTime() - started) / 1e9
+                if (i + 1 == 4) err.println("compare: " + plan.pace(seconds / (i + 1)))
+                if (forks < ForkStatistics.minimumForks) continue
                 if (forks == plan.firstForks) onFirstLook(done.toList(), seconds)
-                val widths = detectable(done)
+                val widths = if (forks >= plan.firstForks) detectable(done) else emptyList()
                 stop = plan.decide(forks, widths, seconds)
-                val widest = widths.maxOrNull()?.let { ForkPlan.percent(it) } ?: "–"
-                err.println(
-                    "compare: $forks forks a side in ${minutes(seconds)}, req/s expected detectable ± $widest " +
-                        "from the pooled spread (target ± ${ForkPlan.percent(plan.precision)}): " +
-                        (stop?.let { "stop, ${it.said}" } ?: "two more a side"),
-                )
+                err.println("compare: $forks forks a side in ${minutes(seconds)}" + look(plan, forks, widths, stop))
                 if (stop != null) break
-                planned = forks + 2
+                planned = maxOf(plan.firstForks, forks + 2)
             }
         } finally {
             runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
         }
         val seconds = (System.nanoTime() - started) / 1e9
         return Measured(done, done.size / 2, stop ?: ForkPlan.Stop.MOST, seconds)
+    }
+
+    /** The rest of a look's line: before the first look only the budget is read, from it the detectables too. */
+    private fun look(plan: ForkPlan, forks: Int, widths: List<Double>, stop: ForkPlan.Stop?): String {
+        val then = stop?.let { "stop, ${it.said}" } ?: "two more a side"
+        if (forks < plan.firstForks) return ", the budget read (the precision from ${plan.firstForks} a side): $then"
+        val widest = widths.maxOrNull()?.let { ForkPlan.percent(it) } ?: "–"
+        return ", req/s expected detectable ± $widest from the pooled spread " +
+            "(target ± ${ForkPlan.percent(plan.precision)}): $then"
     }
 
     /**

@@ -68,6 +68,60 @@ class ForkPlanTest {
         assertEquals(ForkPlan.Stop.MOST, ForkPlan(6, 0.02, 1e9).decide(ForkPlan.MOST_FORKS, listOf(0.03), minute))
     }
 
+    /** Where a run whose every fork takes [seconds] stops under [plan], deciding after every block as Forks does. */
+    private fun walk(plan: ForkPlan, seconds: Double, detectable: Double = 0.05): Pair<ForkPlan.Stop, Int> {
+        var n = 2
+        while (true) {
+            plan.decide(n, listOf(detectable), 2 * n * seconds)?.let { return it to n }
+            n += 2
+        }
+    }
+
+    @Test
+    fun `forks slower than the forecast's end a run at the budget before the first look, not before 4 a side`() {
+        val plan = ForkPlan(6, 0.02, 15 * minute)
+        // 120 s a fork: 4 a side end at 16 min, the first look at 6 would be at 24; the old rule ran to it.
+        assertEquals(ForkPlan.Stop.BUDGET to 4, walk(plan, 120.0))
+        assertEquals(ForkPlan.Stop.BUDGET, plan.decide(4, listOf(0.05), 16 * minute))
+        assertEquals(4, plan.forksWithin(120.0))
+        // 80 s: 6 a side would end at 16 min, past 15, so the look at 4 (10 min 40 s) stops.
+        assertEquals(ForkPlan.Stop.BUDGET to 4, walk(plan, 80.0))
+        // Within the budget, nothing but the budget stops before the first look: not a detectable within precision.
+        assertNull(plan.decide(4, listOf(0.01), 8 * minute))
+        assertEquals(ForkPlan.Stop.BUDGET to 6, walk(plan, 60.0))
+        assertEquals(ForkPlan.Stop.PRECISION to 6, walk(plan, 60.0, detectable = 0.01))
+        // Below the fewest forks that can mark a row, however long they took, and without a budget, nothing stops.
+        assertEquals(4, ForkStatistics.minimumForks)
+        assertNull(plan.decide(2, listOf(0.05), 1e9))
+        assertEquals(ForkPlan.Stop.BUDGET to 4, walk(plan, 1e6))
+        assertEquals(ForkPlan.Stop.FIXED to 6, walk(ForkPlan(6, 0.02, 0.0), 1e6))
+        assertTrue(plan.forecast(0.02, 118.0, "prior").contains("in about 16 min (stopping at 4 a side, as the 15 min"))
+    }
+
+    @Test
+    fun `after the first block a line says the run's own time a fork and where the budget then stops it`() {
+        val plan = ForkPlan(6, 0.02, 15 * minute)
+        assertEquals(
+            "forks take about 118 s here (the forecast assumed 60 s): the first look, at 6 a side, would come after " +
+                "about 24 min, past the 15 min budget: stopping at 4 a side, in about 16 min",
+            plan.pace(118.0),
+        )
+        assertEquals(
+            "forks take about 60 s here (the forecast assumed 60 s): the first look at 6 a side in about 12 min, " +
+                "and the 15 min budget allows no more",
+            plan.pace(60.0),
+        )
+        assertEquals(
+            "forks take about 50 s here (the forecast assumed 60 s): the first look at 6 a side in about 10 min, " +
+                "then up to 8 a side (about 13 min) within the 15 min budget",
+            plan.pace(50.0),
+        )
+        assertEquals(
+            "forks take about 118 s here (the forecast assumed 60 s): 6 a side in about 24 min, no budget",
+            ForkPlan(6, 0.02, 0.0).pace(118.0),
+        )
+    }
+
     @Test
     fun `the forecast is the detectable the exact test's steps give at the forks the budget allows`() {
         // Critical U at 95 %: 0 at 4 + 4, 5 at 6 + 6, 13 at 8 + 8 (the tables'); s √2 Φ⁻¹(½ + share) at s = 2 %.
