@@ -30,7 +30,7 @@ class ForkPlan(val firstForks: Int, val precision: Double, val budgetSeconds: Do
     /** Why a run stopped adding forks. */
     enum class Stop(val said: String) {
         PRECISION("every req/s row's expected detectable, from its pooled forks' spread, was within the precision"),
-        BUDGET("the next fork pair would have run past the time budget"),
+        BUDGET("the next block of two more forks a side would have run past the time budget"),
         MOST("the most forks a comparison runs"),
         FIXED("no time budget: the forks asked for"),
     }
