@@ -70,8 +70,10 @@ class ForkPlan(val firstForks: Int, val precision: Double, val budgetSeconds: Do
         val n = forksWithin(secondsPerFork)
         val stop = when {
             budgetSeconds <= 0 -> "$n forks a side"
+
             n < firstForks -> "stopping at $n a side, as the ${budgetMinutes()} min budget ends before the first " +
                 "look at $firstForks"
+
             else -> "adding fork pairs from $firstForks a side until ± ${percent(precision)} or the " +
                 "${budgetMinutes()} min budget"
         }
@@ -91,9 +93,12 @@ class ForkPlan(val firstForks: Int, val precision: Double, val budgetSeconds: Do
         return "forks take about ${Math.round(secondsPerFork)} s here (the forecast assumed " +
             "${Math.round(MEASURED_SECONDS_PER_FORK)} s): " + when {
                 budgetSeconds <= 0 -> "$n a side in ${at(n)}, no budget"
+
                 n < firstForks -> "the first look, at $firstForks a side, would come after ${at(firstForks)}, " +
                     "past $budget: stopping at $n a side, in ${at(n)}"
+
                 n == firstForks -> "the first look at $n a side in ${at(n)}, and $budget allows no more"
+
                 else -> "the first look at $firstForks a side in ${at(firstForks)}, then up to $n a side " +
                     "(${at(n)}) within $budget"
             }
