@@ -94,8 +94,9 @@ class ForkPlan(val firstForks: Int, val precision: Double, val budgetSeconds: Do
             "${Math.round(MEASURED_SECONDS_PER_FORK)} s): " + when {
                 budgetSeconds <= 0 -> "$n a side in ${at(n)}, no budget"
 
-                n < firstForks -> "the first look, at $firstForks a side, would come after ${at(firstForks)}, " +
-                    "past $budget: stopping at $n a side, in ${at(n)}"
+                n < firstForks ->
+                    "the first look, at $firstForks a side, would come after " +
+                        "${past(2 * firstForks * secondsPerFork)}, past $budget: stopping at $n a side, in ${at(n)}"
 
                 n == firstForks -> "the first look at $n a side in ${at(n)}, and $budget allows no more"
 
@@ -105,6 +106,13 @@ class ForkPlan(val firstForks: Int, val precision: Double, val budgetSeconds: Do
     }
 
     private fun budgetMinutes() = Math.round(budgetSeconds / 60)
+
+    /** A time past the budget that whole minutes would round down to it ("15 min, past the 15 min budget"): 15.2. */
+    private fun past(seconds: Double): String = if (Math.round(seconds / 60) <= budgetMinutes()) {
+        "about ${String.format(Locale.ROOT, "%.1f", seconds / 60)} min"
+    } else {
+        "about ${minutes(seconds)} min"
+    }
 
     private fun minutes(seconds: Double) = Math.round(seconds / 60).coerceAtLeast(1)
 

@@ -81,7 +81,11 @@ class Forks(
                 if ((i + 1) % 4 != 0) continue
                 val forks = (i + 1) / 2
                 val seconds = (System.nanoTime() - started) / 1e9
-                if (i + 1 == 4) err.println("compare: " + plan.pace(seconds / (i + 1)))
+                if (i + 1 == 4) {
+                    err.println("compare: " + plan.pace(seconds / (i + 1)))
+                    // The countdown follows the pace line: to the budget's stop where it comes before the first look.
+                    planned = minOf(planned, plan.forksWithin(seconds / (i + 1)))
+                }
                 if (forks < ForkStatistics.minimumForks) continue
                 if (forks == plan.firstForks) onFirstLook(done.toList(), seconds)
                 val widths = if (forks >= plan.firstForks) detectable(done) else emptyList()

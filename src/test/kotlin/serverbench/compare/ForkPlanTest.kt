@@ -116,6 +116,12 @@ class ForkPlanTest {
                 "then up to 8 a side (about 13 min) within the 15 min budget",
             plan.pace(50.0),
         )
+        // 76 s (2026-11-27's A/B): the first look at 15.2 min, which whole minutes would round to the budget's 15.
+        assertEquals(
+            "forks take about 76 s here (the forecast assumed 60 s): the first look, at 6 a side, would come after " +
+                "about 15.2 min, past the 15 min budget: stopping at 4 a side, in about 10 min",
+            plan.pace(76.0),
+        )
         assertEquals(
             "forks take about 118 s here (the forecast assumed 60 s): 6 a side in about 24 min, no budget",
             ForkPlan(6, 0.02, 0.0).pace(118.0),
