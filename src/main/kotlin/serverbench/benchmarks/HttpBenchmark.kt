@@ -107,6 +107,10 @@ abstract class HttpBenchmark : ProtocolParams() {
     private val measured = MeasuredIterations()
     private var warmupSeconds = -1.0
 
+    /** The warmup's light load ([SteadyWarmup.Light]): requests no window counted; null if it had none. */
+    private var light: SteadyWarmup.Light? = null
+    protected val warmupLight: SteadyWarmup.Light? get() = light
+
     /** How the trial warms up; read in the setup so a bad property fails the run before the server starts. */
     private var warmup: SteadyWarmup? = null
 
@@ -206,8 +210,10 @@ abstract class HttpBenchmark : ProtocolParams() {
             )
             client.split.reduction?.let { println("serverbench: $it") }
             warmupSeconds = -1.0
+            this.light = null
             warmup?.let { w ->
                 val light = SteadyWarmup.Light.of(concurrency, sut.address, request, settings, sut.remote)
+                this.light = light
                 val outcome = w.run(client, light, { iterationStarted(client) }, { iterationEnded(client, false) })
                 warmupSeconds = outcome.seconds
                 println("serverbench: ${outcome.describe()}")

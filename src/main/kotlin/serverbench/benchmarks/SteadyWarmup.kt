@@ -71,15 +71,9 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
 
     /**
      * Runs windows of load on [client]; [started] and [ended] run at each full window's start and end, as the
-     * benchmark's own per-iteration checks run around a measurement iteration. [light] is closed before returning.
+     * benchmark's own per-iteration checks run around a measurement iteration; [light] runs between full windows.
      */
-    fun run(client: LoadGroup, light: Light?, started: () -> Unit, ended: () -> Unit): Outcome = try {
-        warm(client, light, started, ended)
-    } finally {
-        light?.close()
-    }
-
-    private fun warm(client: LoadGroup, light: Light?, started: () -> Unit, ended: () -> Unit): Outcome {
+    fun run(client: LoadGroup, light: Light?, started: () -> Unit, ended: () -> Unit): Outcome {
         val begun = System.nanoTime()
         val limit = TimeUnit.SECONDS.toNanos(maxSeconds)
         val figures = ArrayList<Double>()
@@ -126,34 +120,42 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
      * under [LIGHT_QUIET] of it, [MAX_LIGHT], or [remainingNanos]; returns the nanoseconds it ran.
      */
     private fun lighter(light: Light, remainingNanos: Long): Long {
-        val group = light.group()
         val start = System.nanoTime()
         val most = minOf(MAX_LIGHT.toNanos(), remainingNanos)
-        while (System.nanoTime() - start < most) {
-            val before = jit.sample()
-            val report = loadWindow(group, LIGHT_WINDOW, {}, {})
-            if (jit.sample().nanosSince(before) < LIGHT_QUIET * report.wallNanos) break
+        light.spell { group ->
+            while (System.nanoTime() - start < most) {
+                val before = jit.sample()
+                val report = loadWindow(group, LIGHT_WINDOW, {}, {})
+                if (jit.sample().nanosSince(before) < LIGHT_QUIET * report.wallNanos) break
+            }
         }
         return System.nanoTime() - start
     }
 
     /**
-     * The lighter load a starved compiler gets: [connections] of their own, opened by [open] (started) when first
-     * needed, sending the benchmark's request; the benchmark's per-iteration checks do not run on it.
+     * The lighter load a starved compiler gets: [connections] of their own, opened by [open] (started) for each spell
+     * of it, sending the benchmark's request. The benchmark's per-iteration checks do not run on it; each spell ends
+     * drained and closed before the next full-load window, so none of its requests lands in one, and a family that
+     * counts every request its server served (the proxy's stub) adds [responses] and, at most, [unanswered].
      */
-    class Light(val connections: Int, private val open: () -> LoadGroup) : AutoCloseable {
-        private var group: LoadGroup? = null
+    class Light(val connections: Int, private val open: () -> LoadGroup) {
+        /** Complete responses of every spell so far. */
+        var responses = 0L
+            private set
 
-        internal fun group(): LoadGroup = group ?: open().also { group = it }
+        /** Requests a spell's drain could not wait out: each may have reached the server, or not. */
+        var unanswered = 0
+            private set
 
-        /** Lets its requests in flight finish (briefly), so that none lands in a measured iteration, then closes. */
-        override fun close() {
-            val g = group ?: return
-            group = null
+        /** Runs [load] on a new group, then lets its requests in flight finish (briefly) and closes it. */
+        internal fun spell(load: (LoadGroup) -> Unit) {
+            val group = open()
             try {
-                g.drain(Duration.ofSeconds(1))
+                load(group)
+                unanswered += group.drain(Duration.ofSeconds(1))
             } finally {
-                g.close()
+                responses += group.responses
+                group.close()
             }
         }
 

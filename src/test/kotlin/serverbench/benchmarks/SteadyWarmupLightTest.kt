@@ -1,6 +1,10 @@
 package serverbench.benchmarks
 
 import org.junit.jupiter.api.Test
+import serverbench.client.ClientSettings
+import serverbench.client.Request
+import serverbench.fixture.DownstreamStub
+import java.net.InetSocketAddress
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
 import kotlin.test.assertNull
@@ -34,5 +38,32 @@ class SteadyWarmupLightTest {
         assertEquals(1, SteadyWarmup.Light.connections(4))
         assertNull(SteadyWarmup.Light.connections(3))
         assertNull(SteadyWarmup.Light.connections(1))
+    }
+
+    @Test
+    fun `the light load's requests are counted apart, each spell drained before the full load goes on`() {
+        // What the proxy family's exactly-once check adds: its stub counts the light load's hits too (a CI run failed
+        // on 1 526 uncounted hits before these counts existed).
+        DownstreamStub.start().use { stub ->
+            val request = Request("/delay?ms=2", DownstreamStub.BODY)
+            val light = SteadyWarmup.Light.of(
+                16,
+                InetSocketAddress("127.0.0.1", stub.port),
+                request,
+                ClientSettings(),
+                false,
+            )!!
+            repeat(3) { spell ->
+                light.spell { group ->
+                    group.beginIteration()
+                    repeat(50) { group.next() }
+                    group.endIteration()
+                }
+                // Drained: every hit so far is a response the light load counted, none still on its way.
+                assertEquals(0, light.unanswered)
+                assertEquals(stub.hitCount, light.responses, "after spell ${spell + 1}")
+            }
+            assertTrue(light.responses >= 150)
+        }
     }
 }
