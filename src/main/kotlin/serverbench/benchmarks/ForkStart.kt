@@ -26,8 +26,8 @@ internal object ForkStart {
         readyAt = millis()
     }
 
-    /** "1840 ms after the fork's JVM started (setup began at 610 ms)", for the trial's setup line. */
-    fun describe() = "$readyAt ms after the fork's JVM started (setup began at $setupAt ms)"
+    /** "fork ready 1840 ms after its JVM started (setup began at 610 ms)", for the trial's setup line. */
+    fun describe() = "fork ready $readyAt ms after its JVM started (setup began at $setupAt ms)"
 
     /** The JSON's `fork.startMs`: process start to first validated response, averaged over the forks. */
     fun figures(): List<Figure> = if (readyAt <

@@ -202,9 +202,8 @@ abstract class HttpBenchmark : ProtocolParams() {
             measured.clear()
             runName = RunName.of(params)
             println(
-                "\nserverbench: ${sut.describe()}, first validated response at $ready ms, " +
-                    ForkStart.describe() +
-                    "${TlsParams.describe(session, provider.takeIf { !sut.remote })}; " +
+                "\nserverbench: ${sut.describe()}, first validated response at $ready ms" +
+                    "${TlsParams.describe(session, provider.takeIf { !sut.remote })}; ${ForkStart.describe()}; " +
                     "${TrialLines.load(
                         client,
                         clientThreads,
