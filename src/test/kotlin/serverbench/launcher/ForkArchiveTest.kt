@@ -102,6 +102,7 @@ class ForkArchiveTest {
         val jar = jar(dir, "hello")
         val trainer = Trainer(java, jar)
         val made = assertNotNull(session(jar, "a").archive.prepare("netty", trainer::train))
+        made.setWritable(true) // the JVM writes its archive read-only
         made.writeBytes(ByteArray(4096) { 7 })
         val again = session(jar, "a")
         assertEquals(made, again.archive.prepare("netty", trainer::train))
