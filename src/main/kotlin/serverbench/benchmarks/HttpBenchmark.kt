@@ -150,6 +150,7 @@ abstract class HttpBenchmark : ProtocolParams() {
 
     @Setup(Level.Trial)
     fun startServerAndClient(params: BenchmarkParams) {
+        ForkStart.setup()
         ForkGuard.installInFork()
         try {
             val kind = ServerKind.of(server)
@@ -185,6 +186,7 @@ abstract class HttpBenchmark : ProtocolParams() {
                 threads = LoadSplit.autoRemote(sut.processors, Runtime.getRuntime().availableProcessors())
             }
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
+            ForkStart.ready()
             val client =
                 LoadGroup(
                     sut.address,
@@ -201,7 +203,7 @@ abstract class HttpBenchmark : ProtocolParams() {
             runName = RunName.of(params)
             println(
                 "\nserverbench: ${sut.describe()}, first validated response at $ready ms" +
-                    "${TlsParams.describe(session, provider.takeIf { !sut.remote })}; " +
+                    "${TlsParams.describe(session, provider.takeIf { !sut.remote })}; ${ForkStart.describe()}; " +
                     "${TrialLines.load(
                         client,
                         clientThreads,
@@ -252,7 +254,7 @@ abstract class HttpBenchmark : ProtocolParams() {
             lastMeasurement = last,
             steadiness = measured.steadiness(last),
             budget = budget,
-            extra = iterationFigures(),
+            extra = iterationFigures() + ForkStart.figures(),
         )
         measured.record(iteration, iterationReport)
         ClientReports.publish(iterationReport)

@@ -66,7 +66,7 @@ object Launcher {
                 return 0
             }
         }
-        unsupported(cmd)?.let {
+        (unsupported(cmd) ?: ForkArchive.badProperty(System.getProperty(ForkArchive.PROPERTY)))?.let {
             System.err.println("serverbench: $it")
             return USAGE
         }

@@ -46,7 +46,15 @@ class Session(
             RunLine.common(runs)?.let { console.info("serverbench: $it") }
             console.info("serverbench: JMH's full output goes to ${console.logFile}")
         }
+        val archives = ForkArchive.of(options, Launcher.COMPAT_JVM_ARGS, console::info)
         for ((i, run) in runs.withIndex()) {
+            val server = run.params["server"]
+            val archive = if (archives == null || server == null) {
+                emptyList()
+            } else {
+                archives.prepare(server) { ArchiveTraining.run(options, server, it) }
+                archives.useArgs(server)
+            }
             if (console.compact) {
                 console.started(RunLine.name(i, runs, Progress.eta(i, runs, elapsed())))
             } else {
@@ -54,7 +62,9 @@ class Session(
             }
             out.takeFailure()
             try {
-                val complete = Runner(SingleRun(options, run), out).run().filter { Completeness.isComplete(it) }
+                val complete = Runner(SingleRun(options, run, archive), out).run().filter {
+                    Completeness.isComplete(it)
+                }
                 if (profileDir != null) {
                     complete.forEach { r ->
                         val params = r.params.paramsKeys.associateWith { r.params.getParam(it) }

@@ -10,7 +10,12 @@ import java.util.regex.Pattern
  * The user's options narrowed to one planned run: only that benchmark, its mode and its parameter values, and no
  * result file (the launcher writes it, with completed runs only).
  */
-class SingleRun(private val base: Options, private val run: Plan.Run) : Options by base {
+class SingleRun(
+    private val base: Options,
+    private val run: Plan.Run,
+    /** The class-data archive's flags ([ForkArchive]), if the session has one for this run's server. */
+    private val archive: List<String> = emptyList(),
+) : Options by base {
     override fun getIncludes(): List<String> = listOf("^" + Pattern.quote(run.benchmark) + "$")
     override fun getExcludes(): List<String> = emptyList()
     override fun getBenchModes(): Collection<Mode> = listOf(run.mode)
@@ -21,8 +26,10 @@ class SingleRun(private val base: Options, private val run: Plan.Run) : Options 
 
     /** Under a CPU budget the fork's JVM sizes itself as a container's would: to the processors the budget allows. */
     override fun getJvmArgsAppend(): Optional<Collection<String>> {
-        val processors = ParamCheck.placement(run).activeProcessors ?: return base.jvmArgsAppend
-        return Optional.of(base.jvmArgsAppend.orElse(emptyList()) + "-XX:ActiveProcessorCount=$processors")
+        val processors = ParamCheck.placement(run).activeProcessors
+        if (processors == null && archive.isEmpty()) return base.jvmArgsAppend
+        val budget = processors?.let { listOf("-XX:ActiveProcessorCount=$it") }.orEmpty()
+        return Optional.of(base.jvmArgsAppend.orElse(emptyList()) + archive + budget)
     }
 
     companion object {
