@@ -43,10 +43,12 @@ class PackageGraphTest {
         assertEquals(
             setOf(
                 "hyperfoil", "compare", "launcher", "metrics", "profile", "benchmarks", "report", "app", "client",
-                "fixture",
+                "fixture", "params",
             ),
             graph.keys,
         )
+        // The vocabulary of a run sits below everything that reads it, so any package may name a parameter.
+        assertEquals(emptySet(), graph.getValue("params"))
     }
 
     @Test

@@ -15,6 +15,7 @@ import org.reactivestreams.Publisher
 import org.springframework.r2dbc.core.DatabaseClient
 import reactor.core.publisher.Mono
 import reactor.pool.PoolMetricsRecorder
+import serverbench.params.ParamValues
 import java.net.URI
 import java.sql.SQLTransientConnectionException
 import java.time.Duration
@@ -35,9 +36,9 @@ class DatabaseClients(
     private val acquireTimeout: Duration = DEFAULT_ACQUIRE_TIMEOUT,
 ) : AutoCloseable {
     enum class Query(val id: String) {
-        NEXTVAL("nextval"),
-        SELECT_BY_ID("selectById"),
-        INSERT("insert"),
+        NEXTVAL(ParamValues.NEXTVAL),
+        SELECT_BY_ID(ParamValues.SELECT_BY_ID),
+        INSERT(ParamValues.INSERT),
         ;
 
         companion object {

@@ -13,6 +13,7 @@ import serverbench.client.LoadGroup
 import serverbench.client.Request
 import serverbench.fixture.PostgresServer
 import serverbench.metrics.Figure
+import serverbench.params.ParamValues
 import java.sql.DriverManager
 import java.time.Duration
 
@@ -141,7 +142,7 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
 
     companion object {
         /** Within PostgreSQL's max_connections of the embedded server (200), with room for a session besides. */
-        const val MAX_POOL = 150
+        const val MAX_POOL = ParamValues.MAX_DB_POOL
 
         private val userName = BodyShape {
             BodyCheck { body ->

@@ -27,6 +27,10 @@ import serverbench.fixture.ServerKind
 import serverbench.metrics.ClientReports
 import serverbench.metrics.Figure
 import serverbench.metrics.IterationReport
+import serverbench.params.ClientThreadsParam
+import serverbench.params.CpuParams
+import serverbench.params.Knobs
+import serverbench.params.RunName
 import java.time.Duration
 import java.util.concurrent.TimeUnit
 
@@ -85,19 +89,19 @@ abstract class HttpBenchmark : ProtocolParams() {
      * The server side's CPU budget: `unlimited`, or CPUs of CFS quota (`0.5`, `1`, ...) as `docker --cpus` applies;
      * the load client stays outside it ([CpuBudget]; docs/cpu-budget.md).
      */
-    @Param(CpuPlacement.UNLIMITED)
-    var cpus: String = CpuPlacement.UNLIMITED
+    @Param(CpuParams.UNLIMITED)
+    var cpus: String = CpuParams.UNLIMITED
 
     /** Cores the server side is pinned to (`1`, `0-1`), the client to the others, as `--cpuset-cpus`; `none`. */
-    @Param(CpuPlacement.NONE)
-    var cpuset: String = CpuPlacement.NONE
+    @Param(CpuParams.NONE)
+    var cpuset: String = CpuParams.NONE
 
     /**
      * Threads of the load client, each its own event loop with its share of the connections (and of the rate):
      * `auto` (one per 4 processors the server may use, at least 1; docs/scaling-the-load.md) or a count.
      */
-    @Param(LoadSplit.AUTO)
-    var clientThreads: String = LoadSplit.AUTO
+    @Param(ClientThreadsParam.AUTO)
+    var clientThreads: String = ClientThreadsParam.AUTO
 
     /** The benchmark method being run (set when the trial starts). */
     protected var variant: String = ""
@@ -156,9 +160,10 @@ abstract class HttpBenchmark : ProtocolParams() {
             val kind = ServerKind.of(server)
             require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
             require(rate >= 0) { "rate must be >= 0 requests/s (0 = closed loop), was $rate" }
-            val h2Streams = H2Params.streams(kind, protocol, streams, concurrency)
+            val values = RunName.values(params)
+            val h2Streams = H2Params.streams(values)
             FileDescriptors.require(concurrency / maxOf(1, h2Streams), descriptorsPerConnection)
-            var threads = LoadSplit.threads(clientThreads)
+            val askedThreads = ClientThreadsParam.count(clientThreads)
             variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
             val secure = TlsParams.enabled(tls)
@@ -175,40 +180,28 @@ abstract class HttpBenchmark : ProtocolParams() {
             } else {
                 val name = javaClass.simpleName.substringBefore('_')
                 val props = serverProperties() + TlsParams.properties(provider.takeIf { sslProvider != Knobs.DEFAULT })
-                TargetServer.connect(target, kind, placement, name, inProcessOnly, props, secure)
+                TargetServer.connect(target, kind, values, name, inProcessOnly, props, secure)
             }.also { this.sut = it }
             val settings = ConnectionParams.settings(
                 sut.clientSettings(clientSettings().copy(http2Streams = h2Streams)),
                 requestsPerConnection,
             )
             val session = sut.verify(request, settings)
-            if (clientThreads == LoadSplit.AUTO && sut.remote) {
-                threads = LoadSplit.autoRemote(sut.processors, Runtime.getRuntime().availableProcessors())
-            }
+            val cores = Runtime.getRuntime().availableProcessors()
+            val threads = askedThreads
+                ?: if (sut.remote) LoadSplit.autoRemote(sut.processors, cores) else LoadSplit.auto(cores)
             val ready = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
             ForkStart.ready()
-            val client =
-                LoadGroup(
-                    sut.address,
-                    concurrency,
-                    request,
-                    settings,
-                    rate.toDouble(),
-                    threads,
-                    remoteAllowed = sut.remote,
-                )
+            val client = LoadGroup(sut.address, concurrency, request, settings, rate.toDouble(), threads, sut.remote)
             this.client = client
             client.start()
             measured.clear()
             runName = RunName.of(params)
+            val load = TrialLines.load(client, clientThreads, secure) + ConnectionParams.describe(settings)
             println(
                 "\nserverbench: ${sut.describe()}, first validated response at $ready ms" +
                     "${TlsParams.describe(session, provider.takeIf { !sut.remote })}; ${ForkStart.describe()}; " +
-                    "${TrialLines.load(
-                        client,
-                        clientThreads,
-                        secure,
-                    )}${ConnectionParams.describe(settings)} -> $request",
+                    "$load -> $request",
             )
             client.split.reduction?.let { println("serverbench: $it") }
             warmupSeconds = -1.0

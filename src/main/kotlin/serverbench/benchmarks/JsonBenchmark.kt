@@ -6,6 +6,8 @@ import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import org.springframework.boot.WebApplicationType
 import serverbench.fixture.ServerKind
+import serverbench.params.ParamNames
+import serverbench.params.ParamRules
 
 /**
  * The JSON family: a POST of an order of about `bodyBytes` (`Content-Type: application/json`), decoded by Jackson into
@@ -23,8 +25,7 @@ class JsonBenchmark : TunableHttpBenchmark() {
     var bodyBytes: Int = 0
 
     override fun request(variant: String): serverbench.client.Request {
-        val rule = ParamRules.rules.getValue("bodyBytes")
-        require(rule.accepts(bodyBytes.toString())) { "bodyBytes must be ${rule.allowed}, was '$bodyBytes'" }
+        ParamRules.requireValid(ParamNames.BODY_BYTES, bodyBytes.toString())
         return OrderJson.request("/json/$variant", bodyBytes)
     }
 

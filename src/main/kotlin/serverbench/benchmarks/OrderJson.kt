@@ -7,6 +7,7 @@ import serverbench.app.Order
 import serverbench.app.OrderSummary
 import serverbench.app.summarize
 import serverbench.client.Request
+import serverbench.params.ParamValues
 import java.nio.charset.StandardCharsets
 
 /**
@@ -17,10 +18,10 @@ import java.nio.charset.StandardCharsets
  */
 object OrderJson {
     /** An order's fixed part (customer, address, note) and a line item or two. */
-    const val MIN_BYTES = 512
+    const val MIN_BYTES = ParamValues.MIN_BODY_BYTES
 
     /** WebFlux's Jackson decoder buffers at most 256 KiB of a body by default (`spring.codec.max-in-memory-size`). */
-    const val MAX_BYTES = 256 * 1024
+    const val MAX_BYTES = ParamValues.MAX_BODY_BYTES
 
     private val PRODUCTS = listOf(
         "Stainless steel water bottle, 750 ml",

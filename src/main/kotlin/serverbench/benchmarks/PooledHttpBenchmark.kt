@@ -4,6 +4,7 @@ import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.WorkerPools
+import serverbench.params.Knobs
 
 /**
  * Tunable benchmarks that offload work to the application's fixed worker pool (`cfFixed`, `workerCompleted`,
@@ -17,5 +18,5 @@ abstract class PooledHttpBenchmark : TunableHttpBenchmark() {
     var poolSize: String = ""
 
     override fun serverProperties(): Map<String, Any> = super.serverProperties() +
-        listOfNotNull(count("poolSize", poolSize)?.let { WorkerPools.BLOCKING_SIZE_PROPERTY to it })
+        listOfNotNull(count(Knobs.POOL_SIZE, poolSize)?.let { WorkerPools.BLOCKING_SIZE_PROPERTY to it })
 }

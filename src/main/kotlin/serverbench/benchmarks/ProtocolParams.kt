@@ -3,6 +3,8 @@ package serverbench.benchmarks
 import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
+import serverbench.params.Knobs
+import serverbench.params.ParamValues
 
 /**
  * How the client talks to the server, in a base of [HttpBenchmark] of its own so that it stays one responsibility per
@@ -20,12 +22,12 @@ abstract class ProtocolParams {
     var sslProvider: String = Knobs.DEFAULT
 
     /** Responses per connection before the client closes it and opens another (docs/tls.md): `unlimited` or N. */
-    @Param(ConnectionParams.UNLIMITED)
-    var requestsPerConnection: String = ConnectionParams.UNLIMITED
+    @Param(ParamValues.UNLIMITED_REQUESTS)
+    var requestsPerConnection: String = ParamValues.UNLIMITED_REQUESTS
 
     /** `h1` (HTTP/1.1, one request in flight per connection) or `h2` (HTTP/2, `-p streams` per connection). */
-    @Param(H2Params.H1)
-    var protocol: String = H2Params.H1
+    @Param(ParamValues.H1)
+    var protocol: String = ParamValues.H1
 
     /**
      * With `protocol=h2`: requests in flight per connection; `-p concurrency` stays the requests in flight in all, so

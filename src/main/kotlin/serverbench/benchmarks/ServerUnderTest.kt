@@ -16,6 +16,7 @@ import serverbench.metrics.InFlightGauge
 import serverbench.metrics.RemoteResources
 import serverbench.metrics.ResourceMeter
 import serverbench.metrics.ResourceSource
+import serverbench.params.TargetLimits
 import java.net.InetSocketAddress
 
 /**
@@ -190,23 +191,23 @@ internal class TargetServer private constructor(
 
     companion object {
         /**
-         * Connects to [target] for a run of [benchmark] that asks [kind], [placement] and the server [properties]:
-         * what only a server in this JVM can take is refused in one line that says how to apply it on the target.
+         * Connects to [target] for a run of [benchmark] with [params] that asks [kind] and the server [properties]:
+         * what only a server in this JVM can take is refused in one line that says how to apply it on the target, in
+         * the launcher's words ([TargetLimits]), for runs that bypass it.
          */
         fun connect(
             target: RemoteTarget,
             kind: ServerKind,
-            placement: CpuPlacement,
+            params: Map<String, String>,
             benchmark: String,
             inProcessOnly: String?,
             properties: Map<String, Any>,
             tls: Boolean,
         ): TargetServer {
-            require(!placement.limited) {
-                "-p $placement budgets a server this JVM starts; a target's budget is set where it runs: " +
-                    "scripts/serve --server ${kind.id} ${placement.serveOptions()}"
-            }
+            TargetLimits.refusal(params, RemoteTarget.ELSEWHERE)?.let { throw IllegalArgumentException(it) }
             require(inProcessOnly == null) { "$benchmark cannot drive -D${RemoteTarget.TARGET}: $inProcessOnly" }
+            // What else a family puts in the server's properties (Netty's sslProvider) is no knob, but still the
+            // target's to set.
             require(properties.isEmpty()) {
                 "$benchmark's parameters set the server's properties (${properties.keys.joinToString()}), which a " +
                     "target takes from its own start: JAVA_OPTS='" +

@@ -2,6 +2,10 @@ package serverbench.benchmarks
 
 import serverbench.app.NettySslProvider
 import serverbench.fixture.ServerKind
+import serverbench.params.Knobs
+import serverbench.params.ParamNames
+import serverbench.params.ParamRules
+import serverbench.params.ParamValues
 
 /**
  * `-p tls` and `-p sslProvider` (docs/tls.md): whether the server serves HTTPS with a certificate the trial makes and
@@ -9,21 +13,16 @@ import serverbench.fixture.ServerKind
  * rules, for runs that bypass the launcher.
  */
 internal object TlsParams {
-    const val TLS = "tls"
-    const val SSL_PROVIDER = Knobs.SSL_PROVIDER
-    const val JDK = "jdk"
-    const val OPENSSL = "openssl"
-
     fun enabled(tls: String): Boolean {
-        check(TLS, tls)
-        return tls == "true"
+        ParamRules.requireValid(ParamNames.TLS, tls)
+        return tls == ParamValues.TRUE
     }
 
     /** The provider [sslProvider] names on [kind] with TLS on (`default` is JDK's); null where it does not apply. */
     fun provider(kind: ServerKind, tls: Boolean, sslProvider: String): String? {
-        check(SSL_PROVIDER, sslProvider)
+        ParamRules.requireValid(Knobs.SSL_PROVIDER, sslProvider)
         if (!tls || kind != ServerKind.NETTY) return null
-        return if (sslProvider == OPENSSL) OPENSSL else JDK
+        return if (sslProvider == ParamValues.OPENSSL) ParamValues.OPENSSL else ParamValues.JDK
     }
 
     /** The Spring property that puts a server in this JVM on [provider]. */
@@ -35,10 +34,5 @@ internal object TlsParams {
         session == null -> ""
         provider == null -> " over $session"
         else -> " over $session, server engine ${NettySslProvider.describe(provider)}"
-    }
-
-    private fun check(name: String, value: String) {
-        val rule = ParamRules.rules.getValue(name)
-        require(rule.accepts(value)) { "$name must be ${rule.allowed}, was '$value'" }
     }
 }

@@ -5,6 +5,9 @@ import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import serverbench.app.JettyThreads
 import serverbench.app.NettyIoWorkers
+import serverbench.params.Knobs
+import serverbench.params.ParamRules
+import serverbench.params.ParamValues
 
 /**
  * HTTP benchmarks with the server knobs as parameters, each defaulting to the stack's own default:
@@ -38,9 +41,9 @@ abstract class TunableHttpBenchmark : HttpBenchmark() {
         count(Knobs.JETTY_MAX_THREADS, jettyMaxThreads)?.let { put(JettyThreads.PROPERTY, it) }
         count(Knobs.NETTY_IO_WORKERS, nettyIoWorkers)?.let { put(NettyIoWorkers.PROPERTY, it) }
         when (virtualThreads) {
-            "true" -> put("spring.threads.virtual.enabled", "true")
+            ParamValues.TRUE -> put("spring.threads.virtual.enabled", "true")
 
-            "false", Knobs.NOT_APPLICABLE -> {}
+            ParamValues.FALSE, Knobs.NOT_APPLICABLE -> {}
 
             else -> throw IllegalArgumentException(
                 "${Knobs.VIRTUAL_THREADS} must be true or false, was '$virtualThreads'",
@@ -53,9 +56,7 @@ abstract class TunableHttpBenchmark : HttpBenchmark() {
      * its up-front check), for runs that bypass the launcher.
      */
     protected fun count(name: String, value: String): Int? {
-        ParamRules.rules[name]?.let { rule ->
-            require(rule.accepts(value)) { "$name must be ${rule.allowed}, was '$value'" }
-        }
+        ParamRules.requireValid(name, value)
         return value.toIntOrNull()
     }
 }

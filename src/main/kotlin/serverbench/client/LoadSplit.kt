@@ -28,18 +28,13 @@ class LoadSplit private constructor(
     }
 
     companion object {
-        const val AUTO = "auto"
-
         /**
-         * `auto`: one client thread per [PROCESSORS_PER_THREAD] processors this JVM may use (the server's budget under
-         * `-p cpus`/`-p cpuset`), at least one, so exactly 1 below 8 processors: every figure measured on 2 cores stays
-         * comparable. Why 4: sharing the cores, the client needs c ÷ (s + c) of them (c, s: client and server CPU per
-         * request), under a quarter as measured (docs/scaling-the-load.md).
+         * `-p clientThreads=auto`: one client thread per [PROCESSORS_PER_THREAD] processors this JVM may use (the
+         * server's budget under `-p cpus`/`-p cpuset`), at least one, so exactly 1 below 8 processors: every figure
+         * measured on 2 cores stays comparable. Why 4: sharing the cores, the client needs c ÷ (s + c) of them (c, s:
+         * client and server CPU per request), under a quarter as measured (docs/scaling-the-load.md).
          */
         const val PROCESSORS_PER_THREAD = 4
-
-        /** Most client threads: far more than any machine needs to load one server. */
-        const val MAX_THREADS = 256
 
         fun auto(processors: Int): Int = maxOf(1, processors / PROCESSORS_PER_THREAD)
 
@@ -57,15 +52,6 @@ class LoadSplit private constructor(
          * CPU per request, up to a third as measured (docs/scaling-the-load.md).
          */
         const val REMOTE_PROCESSORS_PER_THREAD = 3
-
-        /** `-p clientThreads` as typed: `auto` or a count; throws [IllegalArgumentException] naming the parameter. */
-        fun threads(value: String, processors: Int = Runtime.getRuntime().availableProcessors()): Int {
-            if (value == AUTO) return auto(processors)
-            return value.toIntOrNull()?.takeIf { it in 1..MAX_THREADS }
-                ?: throw IllegalArgumentException(
-                    "clientThreads must be $AUTO or an integer from 1 to $MAX_THREADS, was '$value'",
-                )
-        }
 
         /**
          * [connections] and [rate] (0: closed loop) over up to [threads] threads. Fewer threads run when each would not

@@ -4,13 +4,14 @@ package serverbench.hyperfoil
 
 import org.openjdk.jmh.runner.options.CommandLineOptionException
 import org.openjdk.jmh.runner.options.CommandLineOptions
-import serverbench.fixture.CpuPlacement
-import serverbench.fixture.LaterParams
 import serverbench.fixture.ServeAdmin
 import serverbench.launcher.Applicability
 import serverbench.launcher.Launcher
 import serverbench.launcher.ParamCheck
 import serverbench.launcher.Plan
+import serverbench.params.LaterParams
+import serverbench.params.ParamNames
+import serverbench.params.TargetLimits
 import tools.jackson.databind.node.ObjectNode
 import java.io.File
 import java.time.LocalDateTime
@@ -151,13 +152,10 @@ object HyperfoilCommand {
         }
         val given = ParamCheck.given(jmhArgs)
         // Before ParamCheck, which would probe this machine's cgroups for a budget the Hyperfoil run cannot apply.
-        for (name in listOf(CpuPlacement.CPUS, CpuPlacement.CPUSET)) {
-            val value = given[name]?.firstOrNull { !LaterParams.isDefault(name, it) } ?: continue
-            throw IllegalArgumentException(
-                "-p $name=$value: the in-VM Hyperfoil run starts scripts/serve without a CPU budget; start the " +
-                    "server with scripts/serve --$name $value and pass --server-host host:port",
-            )
-        }
+        val budget = given.mapNotNull { (name, values) ->
+            values.firstOrNull { !LaterParams.isDefault(name, it) }?.let { name to it }
+        }.toMap()
+        TargetLimits.budget(budget, Workload.ELSEWHERE)?.let { throw IllegalArgumentException(it) }
         ParamCheck.check(given, planned, Plan.declaredParams(options))?.let { throw IllegalArgumentException(it) }
         val applicable = Applicability.apply(planned, Runtime.version().feature())
         applicable.notices.forEach { println(it.replaceFirst("serverbench:", "hyperfoil:")) }
@@ -171,10 +169,11 @@ object HyperfoilCommand {
         } catch (e: IllegalStateException) {
             return "--server-host: ${e.message}"
         }
-        val other = workloads.firstOrNull { it.run.params["server"] != status.server } ?: return null
-        return "--server-host ${ServeAdmin.hostPort(target.address)} runs ${status.server}, not -p server=" +
-            "${other.run.params["server"]}: add -p server=${status.server}, or start it with scripts/serve --server " +
-            other.run.params["server"]
+        val server = ParamNames.SERVER
+        val other = workloads.firstOrNull { it.run.params[server] != status.server } ?: return null
+        return "--server-host ${ServeAdmin.hostPort(target.address)} runs ${status.server}, not -p $server=" +
+            "${other.run.params[server]}: add -p $server=${status.server}, or start it with scripts/serve --server " +
+            other.run.params[server]
     }
 
     /** The runner's jar and Hyperfoil's libraries, as a classpath; null when `mvn package` has not made them. */
@@ -238,7 +237,7 @@ object HyperfoilCommand {
         /** One run against a server of its own (or the --server-host); null when it succeeded, else its failure. */
         private fun one(w: Workload): String? {
             val server = if (options.serverHost == null) {
-                val server = w.run.params.getValue("server")
+                val server = w.run.params.getValue(ParamNames.SERVER)
                 val properties = if (server == "tomcat") mapOf(Workload.TOMCAT_KEEP_ALIVE to "-1") else emptyMap()
                 ServeProcess.start(serve, server, File(dir, "${w.fileName}.serve.log"), properties)
             } else {

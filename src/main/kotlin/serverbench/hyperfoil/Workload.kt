@@ -1,14 +1,17 @@
 package serverbench.hyperfoil
 
 import serverbench.benchmarks.HttpBenchmark
-import serverbench.benchmarks.Knobs
-import serverbench.benchmarks.RunName
 import serverbench.client.ClientSettings
 import serverbench.client.LoadSplit
 import serverbench.client.Request
-import serverbench.fixture.CpuPlacement
-import serverbench.fixture.LaterParams
 import serverbench.launcher.Plan
+import serverbench.params.ClientThreadsParam
+import serverbench.params.Knobs
+import serverbench.params.LaterParams
+import serverbench.params.ParamNames
+import serverbench.params.ParamValues
+import serverbench.params.RunName
+import serverbench.params.TargetLimits
 
 /**
  * One planned run as Hyperfoil runs it: the variant's request and the only answer that counts (status 2xx and the
@@ -49,6 +52,9 @@ class Workload(
         private val PROXY_NOTE = "Hyperfoil checks each proxied response's status and body, not that each request " +
             "reached the downstream stub exactly once (the harness counts the stub's hits per iteration)"
 
+        /** How the run reaches the server it is pointed at, as a refusal of what that server cannot take words it. */
+        val ELSEWHERE = TargetLimits.Elsewhere("for Hyperfoil", "the server", " and pass --server-host host:port")
+
         /** Spring's property for Tomcat's requests per keep-alive connection; -1 = unlimited. */
         const val TOMCAT_KEEP_ALIVE = "server.tomcat.max-keep-alive-requests"
 
@@ -78,33 +84,24 @@ class Workload(
                         "these self-checks run on Hyperfoil: ${SELF_CHECKS.joinToString(", ")}",
                 )
             }
-            for (name in listOf(CpuPlacement.CPUS, CpuPlacement.CPUSET)) {
-                val value = run.params[name] ?: continue
-                if (LaterParams.isDefault(name, value)) continue
-                throw IllegalArgumentException(
-                    "-p $name=$value: the in-VM Hyperfoil run starts scripts/serve without a CPU budget; start the " +
-                        "server with scripts/serve --$name $value and pass --server-host host:port",
-                )
-            }
-            run.params.entries.firstOrNull { (k, v) -> k in KNOBS && !Knobs.unset(k, v) }?.let { (k, v) ->
-                throw IllegalArgumentException(
-                    "-p $k=$v sets a property of a server the harness starts; for Hyperfoil start the server with " +
-                        "JAVA_OPTS='-D<property>=<value>' scripts/serve ... and pass --server-host host:port " +
-                        "(docs/catalogue.md, \"Server knobs\")",
-                )
-            }
+            TargetLimits.refusal(run.params, ELSEWHERE)?.let { throw IllegalArgumentException(it) }
             // The export writes an http:// host; TLS on Hyperfoil (its own certificates and engine) is not done here.
-            require(run.params["tls"] != "true") {
+            require(run.params[ParamNames.TLS] != ParamValues.TRUE) {
                 "-p tls=true: not on Hyperfoil (its workload speaks plain HTTP here); drive HTTPS with the harness " +
                     "(docs/tls.md)"
             }
-            run.params["requestsPerConnection"]?.takeIf { it != "unlimited" }?.let {
+            val requests = ParamNames.REQUESTS_PER_CONNECTION
+            run.params[requests]?.takeIf { !LaterParams.isDefault(requests, it) }?.let {
                 throw IllegalArgumentException(
                     "-p requestsPerConnection=$it: not on Hyperfoil (its connections stay open); measure connections " +
                         "and handshakes with the harness (docs/tls.md)",
                 )
             }
-            require(run.params["protocol"].let { it == null || it == "h1" }) {
+            require(
+                run.params[ParamNames.PROTOCOL].let {
+                    it == null || LaterParams.isDefault(ParamNames.PROTOCOL, it)
+                },
+            ) {
                 "-p protocol=h2: not on Hyperfoil (its workload speaks HTTP/1.1 here); drive HTTP/2 with the harness " +
                     "(docs/http2.md)"
             }
@@ -118,28 +115,20 @@ class Workload(
             }
             val notes = listOfNotNull(
                 PROXY_NOTE.takeIf { className == "ProxyBenchmark" },
-                TOMCAT_NOTE.takeIf { run.params["server"] == "tomcat" },
-                OPEN_LOOP_NOTE.takeIf { (run.params["rate"]?.toIntOrNull() ?: 0) > 0 },
+                TOMCAT_NOTE.takeIf { run.params[ParamNames.SERVER] == ParamValues.TOMCAT },
+                OPEN_LOOP_NOTE.takeIf { (run.params[ParamNames.RATE]?.toIntOrNull() ?: 0) > 0 },
             )
             return Workload(
                 run,
                 request,
-                concurrency = run.params["concurrency"]?.toInt() ?: 64,
-                rate = run.params["rate"]?.toInt() ?: 0,
-                threads = LoadSplit.threads(run.params[CpuPlacement.CLIENT_THREADS] ?: LoadSplit.AUTO),
+                concurrency = run.params[ParamNames.CONCURRENCY]?.toInt() ?: 64,
+                rate = run.params[ParamNames.RATE]?.toInt() ?: 0,
+                threads = run.params[ParamNames.CLIENT_THREADS]?.let { ClientThreadsParam.count(it) }
+                    ?: LoadSplit.auto(Runtime.getRuntime().availableProcessors()),
                 timeoutMillis = ClientSettings.fromSystemProperties().timeout.toMillis(),
                 notes = notes,
             )
         }
-
-        /** Parameters that set the server's Spring properties (TunableHttpBenchmark, PooledHttpBenchmark). */
-        private val KNOBS = setOf(
-            Knobs.TOMCAT_MAX_THREADS,
-            Knobs.JETTY_MAX_THREADS,
-            Knobs.NETTY_IO_WORKERS,
-            Knobs.VIRTUAL_THREADS,
-            "poolSize",
-        )
 
         /**
          * The variant's request as the benchmark itself builds it: an instance of the benchmark class with the run's

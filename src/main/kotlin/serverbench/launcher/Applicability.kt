@@ -1,10 +1,12 @@
 package serverbench.launcher
 
 import org.springframework.boot.WebApplicationType
-import serverbench.benchmarks.Knobs
 import serverbench.benchmarks.ReactiveOnly
 import serverbench.benchmarks.RequiresJdk
 import serverbench.fixture.ServerKind
+import serverbench.params.Knobs
+import serverbench.params.ParamNames
+import serverbench.params.ParamScope
 import java.io.File
 
 /**
@@ -23,28 +25,12 @@ object Applicability {
         val notReactive = LinkedHashMap<String, Int>()
         for (original in planned) {
             var run = original
-            val server = run.params["server"]
+            val server = run.params[ParamNames.SERVER]
             for ((name, value) in original.params) {
-                if (name == Knobs.SSL_PROVIDER && original.params["tls"] != "true" && value != Knobs.NOT_APPLICABLE) {
-                    if (value != Knobs.DEFAULT) notices += "serverbench: $name applies to tls=true runs only"
-                    run = run.with(name, Knobs.NOT_APPLICABLE)
-                    continue
-                }
-                if (name == "streams" && original.params["protocol"] != "h2" && value != Knobs.NOT_APPLICABLE) {
-                    if (value != "1") notices += "serverbench: streams applies to protocol=h2 runs only"
-                    run = run.with(name, Knobs.NOT_APPLICABLE)
-                    continue
-                }
-                val stack = Knobs.stackOf(name) ?: continue
-                if (server != null && server != stack && value != Knobs.NOT_APPLICABLE) {
-                    if (value !=
-                        Knobs.DEFAULT
-                    ) {
-                        notices +=
-                            "serverbench: $name applies to $stack only; $server runs show $name=${Knobs.NOT_APPLICABLE}"
-                    }
-                    run = run.with(name, Knobs.NOT_APPLICABLE)
-                }
+                if (value == Knobs.NOT_APPLICABLE) continue
+                val outside = ParamScope.outside(name, original.params) ?: continue
+                if (!ParamScope.quiet(name, value)) notices += "serverbench: $name $outside"
+                run = run.with(name, Knobs.NOT_APPLICABLE)
             }
             val needed = requiredJdk(run)
             if (needed != null && jdk < needed.first) {
@@ -80,7 +66,7 @@ object Applicability {
     private fun reactive(server: String) = ServerKind.entries.firstOrNull { it.id == server }
         ?.let { it.webType == WebApplicationType.REACTIVE } ?: true
 
-    /** (version, why) a run needs, from the method's [RequiresJdk] or from virtualThreads=true. */
+    /** (version, why) a run needs, from the method's [RequiresJdk] or from its parameters ([ParamScope]). */
     private fun requiredJdk(run: Plan.Run): Pair<Int, String>? {
         val annotation = runCatching {
             Class.forName(run.className).methods.firstOrNull {
@@ -88,8 +74,7 @@ object Applicability {
             }?.getAnnotation(RequiresJdk::class.java)
         }.getOrNull()
         if (annotation != null) return annotation.version to annotation.why
-        if (run.params[Knobs.VIRTUAL_THREADS] == "true") return 21 to "virtualThreads=true (virtual threads)"
-        return null
+        return ParamScope.requiredJdk(run.params)
     }
 
     /** Feature version of the JVM the forks will use: `-jvm` if given (read from its release file), else this one. */

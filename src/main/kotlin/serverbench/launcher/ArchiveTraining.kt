@@ -7,6 +7,7 @@ import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.TimeValue
 import org.openjdk.jmh.runner.options.VerboseMode
 import org.openjdk.jmh.util.Optional
+import serverbench.params.ParamNames
 import java.io.OutputStream
 import java.io.PrintStream
 
@@ -16,14 +17,14 @@ import java.io.PrintStream
  * result kept. It loads what every family's fork loads first; a family's own classes load from the jar as before.
  */
 class ArchiveTraining(private val base: Options, private val server: String, private val record: List<String>) :
-    Options by SingleRun(base, Plan.Run(NOOP, Mode.Throughput, linkedMapOf("server" to server), 0)) {
+    Options by SingleRun(base, Plan.Run(NOOP, Mode.Throughput, linkedMapOf(ParamNames.SERVER to server), 0)) {
     override fun getWarmupIterations(): Optional<Int> = Optional.of(0)
     override fun getWarmupForkCount(): Optional<Int> = Optional.of(0)
     override fun getMeasurementIterations(): Optional<Int> = Optional.of(1)
     override fun getMeasurementTime(): Optional<TimeValue> = Optional.of(TimeValue.seconds(1))
     override fun getForkCount(): Optional<Int> = Optional.of(1)
     override fun getParameter(name: String): Optional<Collection<String>> =
-        if (name == "server") Optional.of(listOf(server)) else Optional.none()
+        if (name == ParamNames.SERVER) Optional.of(listOf(server)) else Optional.none()
     override fun getProfilers() = emptyList<org.openjdk.jmh.runner.options.ProfilerConfig>()
     override fun getJvmArgsAppend(): Optional<Collection<String>> =
         Optional.of(base.jvmArgsAppend.orElse(emptyList()) + record + "-D${STEADY_WARMUP}=off")

@@ -1,8 +1,9 @@
 package serverbench.launcher
 
 import org.openjdk.jmh.results.RunResult
-import serverbench.benchmarks.Knobs
-import serverbench.fixture.LaterParams
+import serverbench.params.Knobs
+import serverbench.params.LaterParams
+import serverbench.params.ParamNames
 import serverbench.report.Report
 import java.io.File
 import java.io.FileOutputStream
@@ -97,15 +98,17 @@ class Console private constructor(
 /** The compact console's words for a run: what it is, and what it measured. */
 object RunLine {
     /** Parameters that differ between the session's runs (and always `server`): the rest are said once, up front. */
-    fun varying(runs: List<Plan.Run>): Set<String> = (listOf("server") + Knobs.varying(runs.map { it.params })).toSet()
+    fun varying(runs: List<Plan.Run>): Set<String> =
+        (listOf(ParamNames.SERVER) + Knobs.varying(runs.map { it.params })).toSet()
 
     /** "every run: concurrency=64, rate=0 (closed loop)": the parameters every run has, with one value. */
     fun common(runs: List<Plan.Run>): String? {
         val fixed = runs.first().params.filter { (p, v) ->
-            p != "server" && !Knobs.unset(p, v) && !LaterParams.isDefault(p, v) && runs.all { it.params[p] == v }
+            p != ParamNames.SERVER && !Knobs.unset(p, v) && !LaterParams.isDefault(p, v) &&
+                runs.all { it.params[p] == v }
         }
         if (fixed.isEmpty()) return null
-        val loop = when (val rate = fixed["rate"]) {
+        val loop = when (val rate = fixed[ParamNames.RATE]) {
             null -> ""
             "0" -> " (closed loop)"
             else -> " (open loop at $rate req/s)"

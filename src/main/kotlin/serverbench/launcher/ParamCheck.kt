@@ -1,24 +1,25 @@
 package serverbench.launcher
 
-import serverbench.benchmarks.ConnectionParams
-import serverbench.benchmarks.H2Params
 import serverbench.benchmarks.HttpBenchmark
-import serverbench.benchmarks.ParamRules
 import serverbench.client.ClientSettings
 import serverbench.client.FileDescriptors
 import serverbench.fixture.Cgroups
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
+import serverbench.params.CpuParams
+import serverbench.params.ParamNames
+import serverbench.params.ParamRules
+import serverbench.params.ProtocolRules
 /**
  * Every `-p` value checked in the launcher, before any fork or server starts: a typo must cost the user one line and
  * a second, not a stack trace from a fork after minutes of other benchmarks, and never a run that silently ignores it
  * (JMH drops a `-p` whose name no selected benchmark declares).
  */
 object ParamCheck {
-    private val CORES = CpuPlacement.machineCores()
+    private val CORES = CpuParams.machineCores()
 
     /** Waits that the client must see answered before its timeout. */
-    private val WAITS = listOf("delayMs", "workMs")
+    private val WAITS = listOf(ParamNames.DELAY_MS, ParamNames.WORK_MS)
 
     /**
      * The first problem with the user's `-p` options ([given]: name -> values as typed) for these planned runs, as one
@@ -56,17 +57,13 @@ object ParamCheck {
         TargetCheck.problem(runs, profiled)?.let { return it }
         budgetProblem(runs)?.let { return it }
         for (run in runs) {
-            val concurrency = run.params["concurrency"]?.toIntOrNull() ?: continue
-            val streams = if (run.params["protocol"] == "h2") run.params["streams"]?.toIntOrNull() ?: 1 else 1
-            if (run.params["protocol"] == "h2") {
-                H2Params.problem(run.params["server"] ?: "", streams, concurrency)?.let { return it }
-                run.params["requestsPerConnection"]?.takeIf { it != ConnectionParams.UNLIMITED }
-                    ?.let { return ConnectionParams.h2Problem(it) }
-            }
+            val concurrency = run.params[ParamNames.CONCURRENCY]?.toIntOrNull() ?: continue
+            ProtocolRules.problem(run.params)?.let { return it }
+            val streams = maxOf(1, ProtocolRules.streams(run.params))
             try {
                 FileDescriptors.require(concurrency / streams, descriptorsPerConnection(run))
             } catch (e: IllegalStateException) {
-                return "-p concurrency=$concurrency: ${e.message}"
+                return "-p ${ParamNames.CONCURRENCY}=$concurrency: ${e.message}"
             }
         }
         return null
@@ -81,7 +78,7 @@ object ParamCheck {
         if (placements.isEmpty()) return null
         val needs =
             CpuPlacement(placements.firstNotNullOfOrNull { it.cpus }, placements.firstNotNullOfOrNull { it.cpuset })
-        val given = listOfNotNull(needs.cpus?.let { CpuPlacement.CPUS }, needs.cpuset?.let { CpuPlacement.CPUSET })
+        val given = listOfNotNull(needs.cpus?.let { ParamNames.CPUS }, needs.cpuset?.let { ParamNames.CPUSET })
             .joinToString(" and ") { "-p $it" }
         val mountinfo = java.io.File(System.getProperty(MOUNTINFO_PROPERTY, "/proc/self/mountinfo"))
         val problem = CpuBudget.probe(needs, Cgroups.locate(needs, mountinfo = mountinfo)) ?: return null
@@ -93,8 +90,8 @@ object ParamCheck {
 
     /** The placement a planned run asks for (values already checked). */
     fun placement(run: Plan.Run): CpuPlacement = CpuPlacement.of(
-        run.params[CpuPlacement.CPUS] ?: CpuPlacement.UNLIMITED,
-        run.params[CpuPlacement.CPUSET] ?: CpuPlacement.NONE,
+        run.params[ParamNames.CPUS] ?: CpuParams.UNLIMITED,
+        run.params[ParamNames.CPUSET] ?: CpuParams.NONE,
         CORES,
     )
 

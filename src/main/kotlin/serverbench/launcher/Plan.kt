@@ -8,8 +8,8 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.TimeValue
 import org.openjdk.jmh.runner.options.VerboseMode
-import serverbench.benchmarks.RunName
 import serverbench.benchmarks.SteadyWarmup
+import serverbench.params.RunName
 import java.io.OutputStream
 import java.io.PrintStream
 import java.io.Serializable

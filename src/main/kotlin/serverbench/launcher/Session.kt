@@ -11,6 +11,7 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.VerboseMode
 import serverbench.client.LoadFailure
+import serverbench.params.ParamNames
 import serverbench.profile.ProfileLayout
 import java.io.File
 import java.util.concurrent.TimeUnit
@@ -48,7 +49,7 @@ class Session(
         }
         val archives = ForkArchive.of(options, Launcher.COMPAT_JVM_ARGS, console::info)
         for ((i, run) in runs.withIndex()) {
-            val server = run.params["server"]
+            val server = run.params[ParamNames.SERVER]
             val archive = if (archives == null || server == null) {
                 emptyList()
             } else {

@@ -3,7 +3,7 @@ package serverbench.launcher
 import org.openjdk.jmh.results.BenchmarkResult
 import org.openjdk.jmh.results.RunResult
 import org.openjdk.jmh.runner.format.OutputFormat
-import serverbench.benchmarks.RunName
+import serverbench.params.RunName
 
 /**
  * JMH's console output for a session of runs (the launcher runs JMH once per benchmark run): JMH's per-run progress,

@@ -1,7 +1,8 @@
 package serverbench.launcher
 
-import serverbench.benchmarks.Knobs
 import serverbench.fixture.RemoteTarget
+import serverbench.params.ParamNames
+import serverbench.params.TargetLimits
 
 /**
  * With `-Dserverbench.target`, what the launcher checks before any fork starts: the property's form, that the target
@@ -10,16 +11,6 @@ import serverbench.fixture.RemoteTarget
  * apply it on the target instead, as a fork would fail it only after minutes of other runs.
  */
 object TargetCheck {
-    /** Parameters that set the server's Spring properties (TunableHttpBenchmark, PooledHttpBenchmark). */
-    private val SERVER_KNOBS =
-        setOf(
-            Knobs.TOMCAT_MAX_THREADS,
-            Knobs.JETTY_MAX_THREADS,
-            Knobs.NETTY_IO_WORKERS,
-            Knobs.VIRTUAL_THREADS,
-            "poolSize",
-        )
-
     fun problem(runs: List<Plan.Run>, profiled: Boolean): String? {
         val target = try {
             RemoteTarget.fromSystemProperties() ?: return null
@@ -30,31 +21,21 @@ object TargetCheck {
             return "-prof flame profiles the benchmark's JVM, and -D${RemoteTarget.TARGET} runs the server " +
                 "elsewhere: profile the serve process on its host (docs/scaling-the-load.md)"
         }
-        runs.firstOrNull { ParamCheck.placement(it).limited }?.let {
-            val placement = ParamCheck.placement(it)
-            return "-p $placement budgets a server the benchmark starts; with -D${RemoteTarget.TARGET} set the " +
-                "budget where the target runs: scripts/serve ${placement.serveOptions()}"
-        }
+        runs.firstNotNullOfOrNull { TargetLimits.refusal(it.params, RemoteTarget.ELSEWHERE) }?.let { return it }
         for (run in runs) {
             val why = ParamCheck.benchmark(run)?.inProcessOnly ?: continue
             return "${run.describe()} cannot drive -D${RemoteTarget.TARGET}: $why"
-        }
-        for (run in runs) {
-            val knob = run.params.entries.firstOrNull { (k, v) -> k in SERVER_KNOBS && !Knobs.unset(k, v) }
-                ?: continue
-            return "-p ${knob.key}=${knob.value} sets a property of a server the benchmark starts; a target takes " +
-                "its properties where it runs: JAVA_OPTS='-D<property>=<value>' scripts/serve ... " +
-                "(docs/catalogue.md, \"Server knobs\")"
         }
         val status = try {
             target.status()
         } catch (e: IllegalStateException) {
             return e.message
         }
-        runs.firstOrNull { it.params["server"] != null && it.params["server"] != status.server }?.let {
+        val server = ParamNames.SERVER
+        runs.firstOrNull { it.params[server] != null && it.params[server] != status.server }?.let {
             return "the target ${target.address.hostString}:${target.address.port} runs ${status.server}, not " +
-                "-p server=${it.params["server"]}: add -p server=${status.server}, or start the target with " +
-                "scripts/serve --server ${it.params["server"]}"
+                "-p $server=${it.params[server]}: add -p $server=${status.server}, or start the target with " +
+                "scripts/serve --server ${it.params[server]}"
         }
         return null
     }

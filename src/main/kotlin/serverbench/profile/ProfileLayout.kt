@@ -1,5 +1,7 @@
 package serverbench.profile
 
+import serverbench.params.LaterParams
+import serverbench.params.ParamNames
 import java.io.File
 import java.io.IOException
 import java.time.Instant
@@ -20,7 +22,7 @@ object ProfileLayout {
 
     /** `concurrency=16,limit=1000,server=netty`; characters a path cannot hold (the `/` of `n/a`) become `_`. */
     fun dirName(params: Map<String, String>): String = params.toSortedMap().entries
-        .filterNot { serverbench.fixture.LaterParams.isDefault(it.key, it.value) }
+        .filterNot { LaterParams.isDefault(it.key, it.value) }
         .joinToString(",") { "${it.key}=${it.value}" }.replace(Regex("[^A-Za-z0-9._=,+-]"), "_")
 
     /**
@@ -33,9 +35,14 @@ object ProfileLayout {
 
     /** `server=netty · concurrency=64, limit=10000`: a run's parameters, the server first. */
     fun label(params: Map<String, String>): String {
-        val shown = params.filterNot { serverbench.fixture.LaterParams.isDefault(it.key, it.value) }
-        val rest = shown.filterKeys { it != "server" }.entries.joinToString(", ") { "${it.key}=${it.value}" }
-        return listOfNotNull(shown["server"]?.let { "server=$it" }, rest.ifEmpty { null }).joinToString(" · ")
+        val shown = params.filterNot { LaterParams.isDefault(it.key, it.value) }
+        val rest = shown.filterKeys { it != ParamNames.SERVER }.entries.joinToString(", ") { "${it.key}=${it.value}" }
+        return listOfNotNull(
+            shown[ParamNames.SERVER]?.let {
+                "${ParamNames.SERVER}=$it"
+            },
+            rest.ifEmpty { null },
+        ).joinToString(" · ")
     }
 
     /**

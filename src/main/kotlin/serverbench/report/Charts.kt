@@ -13,8 +13,8 @@ import org.jfree.data.xy.YIntervalSeries
 import org.jfree.data.xy.YIntervalSeriesCollection
 import org.jfree.svg.SVGGraphics2D
 import org.jfree.svg.ViewBox
-import serverbench.benchmarks.Knobs
 import serverbench.metrics.PercentileRange
+import serverbench.params.Knobs
 import java.awt.BasicStroke
 import java.awt.Color
 import java.awt.Font
@@ -22,6 +22,7 @@ import java.awt.Rectangle
 import java.awt.geom.Line2D
 import java.io.File
 import java.util.Locale
+import serverbench.params.ParamNames as N
 
 /**
  * Line charts for a family swept over one numeric parameter (e.g. `limit` or `delayMs`): req/s and p99 per
@@ -88,9 +89,9 @@ object Charts {
 
     /** Series name -> points sorted by x; one series per variant, server and value of the other varying parameters. */
     fun series(runs: List<Run>, param: String, metric: String): Map<String, List<Point>> {
-        val varying = Knobs.varying(runs.map { it.params }).filter { it != param && it != "server" }
+        val varying = Knobs.varying(runs.map { it.params }).filter { it != param && it != N.SERVER }
         fun name(r: Run) = (
-            listOf("${r.variant} ${r.params["server"] ?: ""}".trim()) +
+            listOf("${r.variant} ${r.params[N.SERVER] ?: ""}".trim()) +
                 varying.map { "$it=${r.params[it] ?: Results.absentAs(it) ?: "–"}" }
             ).joinToString(" ")
         fun point(r: Run) = r.metric(metric)!!.let { Point(r.params[param]!!.toDouble(), it.score, it.low, it.high) }
@@ -120,8 +121,8 @@ object Charts {
     fun conditions(runs: List<Run>, param: String, metric: String = Run.SCORE): List<String> {
         fun single(p: String): String? = runs.map { it.params[p] }.distinct().singleOrNull()?.takeIf { p != param }
         val load = listOfNotNull(
-            single("concurrency")?.let { "$it connections" },
-            when (val rate = if (runs.any { it.params.containsKey("rate") }) single("rate") else "0") {
+            single(N.CONCURRENCY)?.let { "$it connections" },
+            when (val rate = if (runs.any { it.params.containsKey(N.RATE) }) single(N.RATE) else "0") {
                 null -> null
                 else -> if ((rate.toDoubleOrNull() ?: 0.0) > 0) "open loop at $rate req/s" else "closed loop"
             },
@@ -159,8 +160,8 @@ object Charts {
 
     /** `-p cpus` / `-p cpuset`; absent when at their defaults, which [Results.read] drops. */
     private fun budget(runs: List<Run>, param: String): String? {
-        if (param == "cpus" || param == "cpuset") return null
-        val placements = runs.map { it.params["cpus"] to it.params["cpuset"] }.distinct()
+        if (param == N.CPUS || param == N.CPUSET) return null
+        val placements = runs.map { it.params[N.CPUS] to it.params[N.CPUSET] }.distinct()
         val (cpus, cpuset) = placements.singleOrNull() ?: return null
         return when {
             cpus == null && cpuset == null -> "server without a CPU budget"

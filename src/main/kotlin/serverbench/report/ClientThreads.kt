@@ -1,10 +1,10 @@
 package serverbench.report
 
-import serverbench.fixture.CpuPlacement
+import serverbench.params.ParamNames
 
 /**
  * How many client threads a row's load ran on. `-p clientThreads=auto` resolves on the machine that runs it (one per 4
- * processors, `LoadSplit.auto`) and is left out of result keys ([serverbench.fixture.LaterParams]), so a row and its
+ * processors, `LoadSplit.auto`) and is left out of result keys ([serverbench.params.LaterParams]), so a row and its
  * baseline can pair a 1-thread run with an N-thread one under one key; the count each used is its `client.threads`
  * figure, which a comparison checks before it reads the two as one load.
  */
@@ -12,7 +12,7 @@ object ClientThreads {
     const val METRIC = "client.threads"
 
     /** The parameter: where two configurations set it on purpose, their counts differ by design. */
-    const val PARAM = CpuPlacement.CLIENT_THREADS
+    const val PARAM = ParamNames.CLIENT_THREADS
 
     /** The count [run] used; null where its result file does not say (older results, another engine's agents). */
     fun of(run: Run): Int? = run.secondary[METRIC]?.score?.takeIf { it.isFinite() && it >= 1 }?.toInt()

@@ -1,8 +1,8 @@
 package serverbench.report
 
-import serverbench.benchmarks.Knobs
-import serverbench.fixture.CpuPlacement
+import serverbench.params.Knobs
 import java.util.Locale
+import serverbench.params.ParamNames as N
 
 /**
  * The answer a report opens with, computed from the run: per family and parameter point, which variant on which
@@ -14,12 +14,12 @@ import java.util.Locale
  */
 object Findings {
     /** Parameters that say how a run was measured rather than what: told as conditions, not in a group's label. */
-    private val CONDITIONS = setOf(SERVER, "concurrency", "rate", CpuPlacement.CPUS, CpuPlacement.CPUSET)
+    private val CONDITIONS = setOf(SERVER, N.CONCURRENCY, N.RATE, N.CPUS, N.CPUSET)
 
     /** A family of handlers that do no work: what it serves is the most any other family could. */
     private const val CEILING_FAMILY = "Noop"
 
-    private const val SERVER = "server"
+    private const val SERVER = N.SERVER
     private const val P99 = "latency.p99"
 
     /** One family at one parameter point; its candidates are its rows, one per variant and server. */
@@ -60,7 +60,7 @@ object Findings {
 
             budget.isEmpty() -> "no CPU budget: the load client runs in the same JVM on the same cores as the server"
 
-            budget.contains(CpuPlacement.CPUSET) ->
+            budget.contains(N.CPUSET) ->
                 "server under a CPU budget ($budget), the load client in the same JVM on the other cores"
 
             else -> "server under a CPU budget ($budget), the load client in the same JVM outside it"
@@ -285,9 +285,9 @@ object Findings {
 
     /** "closed loop, 64 connections" or "open loop at 2000 req/s (at most 64 connections)". */
     private fun loop(run: Run): String {
-        val connections = run.params["concurrency"]
+        val connections = run.params[N.CONCURRENCY]
         return if (run.openLoop) {
-            "open loop at ${run.params["rate"]} req/s" +
+            "open loop at ${run.params[N.RATE]} req/s" +
                 (connections?.let { " (at most $it connections)" } ?: "")
         } else {
             "closed loop" + (connections?.let { ", $it connections" } ?: "")

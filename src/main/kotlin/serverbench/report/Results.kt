@@ -1,7 +1,8 @@
 package serverbench.report
 
-import serverbench.fixture.LaterParams
 import serverbench.metrics.Steadiness
+import serverbench.params.LaterParams
+import serverbench.params.ParamNames
 import serverbench.profile.ProfileLayout
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
@@ -46,7 +47,7 @@ data class Run(
     fun metric(name: String): Metric? = if (name == SCORE) primary else secondary[name]
 
     /** Open loop (`-p rate` above 0): requests on a schedule rather than one per connection at a time. */
-    val openLoop: Boolean get() = (params["rate"]?.toDoubleOrNull() ?: 0.0) > 0
+    val openLoop: Boolean get() = (params[ParamNames.RATE]?.toDoubleOrNull() ?: 0.0) > 0
 
     /** The measurement guards that fired in some measured iteration (`warning.<name>` above 0). */
     val warnings: List<String> get() = secondary.filter {
@@ -64,10 +65,8 @@ data class Run(
         get() = NOT_STEADY !in secondary && iterations in 1 until Steadiness.MIN_ITERATIONS
 
     /** The server's CPU budget, "cpus=1", "cpus=0.5, cpuset=1", or "" without one (defaults are dropped on read). */
-    val budget: String get() = listOfNotNull(
-        params["cpus"]?.takeUnless { LaterParams.isDefault("cpus", it) }?.let { "cpus=$it" },
-        params["cpuset"]?.takeUnless { LaterParams.isDefault("cpuset", it) }?.let { "cpuset=$it" },
-    ).joinToString(", ")
+    val budget: String get() = listOf(ParamNames.CPUS, ParamNames.CPUSET)
+        .mapNotNull { p -> params[p]?.takeUnless { LaterParams.isDefault(p, it) }?.let { "$p=$it" } }.joinToString(", ")
 
     /**
      * The load engine that measured the row: `serverbench` (the harness), or the one its `engine` parameter names

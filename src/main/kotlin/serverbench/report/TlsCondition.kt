@@ -1,12 +1,14 @@
 package serverbench.report
 
+import serverbench.params.ParamNames
+
 /**
  * Whether a set of rows ran over HTTPS (`-p tls`, docs/tls.md) and on which HTTP (`-p protocol`, docs/http2.md), for
  * the conditions and the tables to say so.
  */
 internal object TlsCondition {
-    private const val TLS = "tls"
-    private const val PROTOCOL = "protocol"
+    private const val TLS = ParamNames.TLS
+    private const val PROTOCOL = ParamNames.PROTOCOL
 
     /** Every row with `tls=true`: their table says it once, in place of a column of `true`. */
     const val HTTPS = "Over HTTPS: `tls=true`, the client on TLS 1.3, the trial's self-signed certificate"

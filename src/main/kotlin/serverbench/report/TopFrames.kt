@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.params.ParamNames
 import serverbench.profile.ProfileLayout
 import java.io.File
 import java.util.Locale
@@ -146,7 +147,7 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
 
         /** The tables' order: variant, server, then the parameters, numbers by value. */
         private val ROWS = Comparator<Run> { a, b ->
-            compareValuesBy(a, b, { it.variant }, { it.params["server"] }).takeIf { it != 0 }
+            compareValuesBy(a, b, { it.variant }, { it.params[ParamNames.SERVER] }).takeIf { it != 0 }
                 ?: (a.params.keys + b.params.keys).sorted().asSequence().map { k ->
                     val x = a.params[k]
                     val y = b.params[k]

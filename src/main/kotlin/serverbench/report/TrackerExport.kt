@@ -1,7 +1,7 @@
 package serverbench.report
 
-import serverbench.benchmarks.Knobs
 import serverbench.metrics.PercentileRange
+import serverbench.params.Knobs
 import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ObjectNode
 import java.math.BigDecimal

@@ -10,6 +10,7 @@ import serverbench.fixture.BundledPostgres
 import serverbench.fixture.Cgroups
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
+import serverbench.params.CpuParams
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.nio.file.Files
@@ -82,7 +83,7 @@ class CpuBudgetIT {
     fun `under a cpuset PostgreSQL runs in a group of its own on every core, and nothing is left`() {
         BundledPostgres.assume()
         assumeCgroups()
-        val cores = CpuPlacement.machineCores()
+        val cores = CpuParams.machineCores()
         assumeTrue(cores >= 2, "needs 2 cores")
         val pinned = CpuBudget.probe(CpuPlacement(null, listOf(cores - 1)))
         assumeTrue(pinned == null, pinned)
@@ -106,7 +107,7 @@ class CpuBudgetIT {
 
     @Test
     fun `bad budgets are refused in one line naming the parameter, exit 2, nothing started`() {
-        val cores = CpuPlacement.machineCores()
+        val cores = CpuParams.machineCores()
         for (bad in listOf("cpus=0", "cpus=-1", "cpus=abc", "cpus=${cores + 1}", "cpuset=${cores + 5}")) {
             val run = Jar.run("NoopBenchmark.hello$", "-p", bad, *quick)
             assertEquals(2, run.exitCode, "$bad: $run")

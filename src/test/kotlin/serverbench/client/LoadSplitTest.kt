@@ -2,6 +2,7 @@ package serverbench.client
 
 import org.HdrHistogram.Histogram
 import org.junit.jupiter.api.Test
+import serverbench.params.ClientThreadsParam
 import kotlin.test.assertEquals
 import kotlin.test.assertFailsWith
 import kotlin.test.assertNull
@@ -46,12 +47,12 @@ class LoadSplitTest {
 
     @Test
     fun `auto is one thread per 4 processors, exactly 1 on 2 cores`() {
-        assertEquals(listOf(1, 1, 1, 2, 4, 8, 16), listOf(1, 2, 4, 8, 16, 32, 64).map { LoadSplit.threads("auto", it) })
-        assertEquals(3, LoadSplit.threads("3", 2))
+        assertEquals(listOf(1, 1, 1, 2, 4, 8, 16), listOf(1, 2, 4, 8, 16, 32, 64).map { LoadSplit.auto(it) })
+        assertEquals(3, ClientThreadsParam.count("3"))
         // A server on its own host: a thread per 3 of its processors, at most this host's.
         assertEquals(listOf(1, 1, 2, 3, 6, 8), listOf(1, 2, 4, 8, 16, 32).map { LoadSplit.autoRemote(it, 8) })
         for (bad in listOf("0", "-1", "x", "257", "")) {
-            val e = assertFailsWith<IllegalArgumentException> { LoadSplit.threads(bad, 2) }
+            val e = assertFailsWith<IllegalArgumentException> { ClientThreadsParam.count(bad) }
             assertEquals("clientThreads must be auto or an integer from 1 to 256, was '$bad'", e.message)
         }
     }

@@ -58,7 +58,8 @@ class HyperfoilOptionsTest {
                 "server=netty",
             ).endsWith("not on Hyperfoil: its requests carry a body"),
         )
-        assertTrue(problem("Noop", "-p", "cpus=1").startsWith("-p cpus=1: the in-VM Hyperfoil run starts"))
+        val budget = problem("Noop", "-p", "cpus=1")
+        assertTrue(budget.startsWith("-p cpus=1 budgets a server the benchmark starts; for Hyperfoil"), budget)
         assertTrue(problem("Noop", "-p", "tls=true").startsWith("-p tls=true: not on Hyperfoil"))
         assertTrue(problem("Noop", "-p", "protocol=h2").startsWith("-p protocol=h2: not on Hyperfoil"))
         assertTrue(

@@ -81,7 +81,7 @@ class ParamCheckTest {
             "-p sslProvider=foo: sslProvider must be 'default', jdk or openssl",
             check("sslProvider" to "jdk,foo"),
         )
-        val cores = serverbench.fixture.CpuPlacement.machineCores()
+        val cores = serverbench.params.CpuParams.machineCores()
         assertEquals(
             "-p cpus=0: cpus must be 'unlimited' or a number of CPUs from 0.01 to $cores (this machine's cores), " +
                 "e.g. 0.5, 1, 1.5",
