@@ -1,6 +1,7 @@
 package serverbench.report
 
 import serverbench.fixture.CpuPlacement
+import serverbench.metrics.MetricCatalogue
 
 /**
  * How many client threads a row's load ran on. `-p clientThreads=auto` resolves on the machine that runs it (one per 4
@@ -9,7 +10,7 @@ import serverbench.fixture.CpuPlacement
  * figure, which a comparison checks before it reads the two as one load.
  */
 object ClientThreads {
-    const val METRIC = "client.threads"
+    val METRIC = MetricCatalogue.CLIENT_THREADS.name
 
     /** The parameter: where two configurations set it on purpose, their counts differ by design. */
     const val PARAM = CpuPlacement.CLIENT_THREADS
