@@ -8,7 +8,8 @@ import org.openjdk.jmh.results.Result
 import org.openjdk.jmh.runner.IterationType
 
 /**
- * Hands what the load client and the [ResourceMeter] measured in an iteration to [IterationResults], which writes JMH secondary results:
+ * Hands what the load client and the [ResourceMeter] measured in an iteration to [IterationResults], which writes
+ * JMH secondary results:
  * `latency.*` (ms, from every request), `errors` (and `errors.<kind>` when non-zero), `reconnects` (when non-zero),
  * connections and TLS handshakes per second ([ConnectionFigures]),
  * `client.cpu` / `client.cpuPerReq` (cores, all client threads; µs per successful request), with a target elsewhere

@@ -86,7 +86,7 @@ object TrackerExport {
                 val o = measures.putObject(t.headline!!.slug)
                 o.put("value", m.score)
                 if (m.low.isFinite() && m.high.isFinite()) {
-                    // None of the headline figures can be negative; a wide interval of few iterations can reach below 0.
+                    // No headline figure can be negative; a wide interval of few iterations can reach below 0.
                     o.put("lower_value", maxOf(0.0, m.low))
                     o.put("upper_value", m.high)
                 }
