@@ -13,6 +13,7 @@ import serverbench.client.LoadGroup
 import serverbench.client.Request
 import serverbench.fixture.PostgresServer
 import serverbench.metrics.Figure
+import serverbench.metrics.MetricCatalogue
 import serverbench.params.ParamValues
 import java.sql.DriverManager
 import java.time.Duration
@@ -115,9 +116,9 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
     override fun iterationFigures(): List<Figure> {
         val wait = PoolWait.snapshot()
         return listOfNotNull(
-            Figure("db.poolWait.mean", wait.meanNanos / 1e3, "us"),
-            Figure("db.poolWait.max", wait.maxNanos / 1e6, "ms", max = true),
-            wait.handoverMeanNanos?.let { Figure("db.handover.mean", it / 1e3, "us") },
+            Figure(MetricCatalogue.POOL_WAIT_MEAN, wait.meanNanos / 1e3),
+            Figure(MetricCatalogue.POOL_WAIT_MAX, wait.maxNanos / 1e6),
+            wait.handoverMeanNanos?.let { Figure(MetricCatalogue.HANDOVER_MEAN, it / 1e3) },
         )
     }
 

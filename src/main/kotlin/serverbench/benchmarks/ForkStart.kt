@@ -1,6 +1,7 @@
 package serverbench.benchmarks
 
 import serverbench.metrics.Figure
+import serverbench.metrics.MetricCatalogue
 import java.lang.management.ManagementFactory
 
 /**
@@ -35,6 +36,6 @@ internal object ForkStart {
     ) {
         emptyList()
     } else {
-        listOf(Figure("fork.startMs", readyAt.toDouble(), "ms"))
+        listOf(Figure(MetricCatalogue.FORK_START_MS, readyAt.toDouble()))
     }
 }

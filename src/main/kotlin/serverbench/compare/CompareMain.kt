@@ -4,6 +4,7 @@ package serverbench.compare
 
 import joptsimple.OptionException
 import joptsimple.OptionParser
+import serverbench.metrics.MetricCatalogue
 import serverbench.report.Results
 import java.io.File
 import java.io.PrintStream
@@ -154,7 +155,7 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             forks.mapNotNull { (side, json) -> json?.let { side to Results.read(it) } },
             sideParams,
         )
-        fun throughput(c: Comparison) = c.rows.filter { it.metric == Comparison.Metric.THROUGHPUT }
+        fun throughput(c: Comparison) = c.rows.filter { it.metric == MetricCatalogue.THROUGHPUT }
         val basis = "measured on 2026-11-25 for CpuBenchmark.direct netty at 5 × 5 s, docs/compare.md; per row, " +
             "so a run of several rows, or a slower machine, takes longer"
         val measured = Forks(base, head, common + timing, dir, err).run(

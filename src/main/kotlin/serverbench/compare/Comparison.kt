@@ -1,6 +1,8 @@
 package serverbench.compare
 
 import serverbench.compare.ForkOrder.Side
+import serverbench.metrics.MetricCatalogue
+import serverbench.metrics.MetricSpec
 import serverbench.report.ClientThreads
 import serverbench.report.Run
 
@@ -20,7 +22,8 @@ class Comparison(
     class Row(
         val benchmark: String,
         val params: Map<String, String>,
-        val metric: Metric,
+        /** One of the [MetricCatalogue]'s headlines. */
+        val metric: MetricSpec,
         val unit: String,
         val base: DoubleArray,
         val head: DoubleArray,
@@ -41,22 +44,9 @@ class Comparison(
         val level = ForkStatistics.markingLevel(base.size, head.size)
         val verdict: String = when {
             !significant -> "~"
-            (ratio > 1) == metric.higherIsBetter -> metric.better
-            else -> metric.worse
+            (ratio > 1) == (metric.better == MetricSpec.Better.HIGHER) -> if (metric.primary) "faster" else "better"
+            else -> if (metric.primary) "slower" else "worse"
         }
-    }
-
-    /** The figures compared: throughput (the score), the tail latency, and the server's CPU cost per request. */
-    enum class Metric(
-        val key: String,
-        val label: String,
-        val higherIsBetter: Boolean,
-        val better: String,
-        val worse: String,
-    ) {
-        THROUGHPUT(Run.SCORE, "req/s", true, "faster", "slower"),
-        P99("latency.p99", "p99", false, "better", "worse"),
-        SERVER_CPU("server.cpuPerReq", "server CPU/req", false, "better", "worse"),
     }
 
     companion object {
@@ -96,15 +86,15 @@ class Comparison(
                 if (ClientThreads.PARAM !in sideParams) {
                     ClientThreads.differ(base, head)?.let { threads += "$name$shown" to it }
                 }
-                for (metric in Metric.entries) {
-                    val b = base.mapNotNull { it.metric(metric.key)?.score }.filter { it.isFinite() }
-                    val h = head.mapNotNull { it.metric(metric.key)?.score }.filter { it.isFinite() }
+                for (metric in MetricCatalogue.headlines) {
+                    val b = base.mapNotNull { it.metric(metric.name)?.score }.filter { it.isFinite() }
+                    val h = head.mapNotNull { it.metric(metric.name)?.score }.filter { it.isFinite() }
                     if (b.isEmpty() || h.isEmpty()) continue
                     rows += Row(
                         first.benchmark,
                         params,
                         metric,
-                        first.metric(metric.key)?.unit ?: "",
+                        first.metric(metric.name)?.unit ?: "",
                         b.toDoubleArray(),
                         h.toDoubleArray(),
                         members.maxOf { it.second.iterations },

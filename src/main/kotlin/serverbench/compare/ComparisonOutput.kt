@@ -1,5 +1,6 @@
 package serverbench.compare
 
+import serverbench.metrics.MetricCatalogue
 import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ObjectNode
 import java.io.File
@@ -48,7 +49,7 @@ object ComparisonOutput {
             val forksCell = "${r.base.size} + ${r.head.size} × ${r.iterations}" +
                 if (r.notSteadyForks > 0) " (${r.notSteadyForks} not steady)" else ""
             val mark = if (r.significant) "**${r.verdict}**" else r.verdict
-            sb.append("| $name | ${if (varying.isEmpty()) "" else "$params | "}${r.metric.label} | ")
+            sb.append("| $name | ${if (varying.isEmpty()) "" else "$params | "}${r.metric.headline!!.label} | ")
             sb.append("${figure(r.baseMean, r.unit)} | ${figure(r.headMean, r.unit)} | ")
             sb.append(
                 "%.3f | $interval | %s | $forksCell | %s | $mark |\n".format(
@@ -90,13 +91,13 @@ object ComparisonOutput {
      * interval's half-width scaled by the exact test's steps ([ForkStatistics.widthShare]); only counts compare runs.
      */
     private fun forksFor(rows: List<Comparison.Row>): String? {
-        val wide = rows.filter { it.metric == Comparison.Metric.THROUGHPUT && it.minimumDetectable > GOAL }
+        val wide = rows.filter { it.metric == MetricCatalogue.THROUGHPUT && it.minimumDetectable > GOAL }
         val worst = wide.maxByOrNull { it.minimumDetectable } ?: return null
         val share = ForkStatistics.widthShare(worst.base.size, worst.head.size)
         val needed = (ForkStatistics.minimumForks..MOST_FORKS).firstOrNull {
             ForkOrder.allowed(it) && worst.minimumDetectable * ForkStatistics.widthShare(it, it) / share <= GOAL
         }
-        return "req/s in ${wide.size} of ${rows.count { it.metric == Comparison.Metric.THROUGHPUT }} rows could " +
+        return "req/s in ${wide.size} of ${rows.count { it.metric == MetricCatalogue.THROUGHPUT }} rows could " +
             "not have shown a ${pct(GOAL).removePrefix("± ")} change (widest ${pct(worst.minimumDetectable)}, " +
             "${worst.benchmark.substringAfterLast(".benchmarks.")}): from this run's spread, " +
             (needed?.let { "about --forks $it would." } ?: "not even --forks $MOST_FORKS would.")
@@ -134,7 +135,7 @@ object ComparisonOutput {
             o.put("benchmark", r.benchmark)
             val params = o.putObject("params")
             r.params.forEach { (k, v) -> params.put(k, v) }
-            o.put("metric", r.metric.key)
+            o.put("metric", r.metric.name)
             o.put("unit", r.unit)
             number(o, "base", r.baseMean)
             number(o, "head", r.headMean)

@@ -1,9 +1,11 @@
 package serverbench.hyperfoil
 
 import org.openjdk.jmh.util.ListStatistics
+import serverbench.metrics.FigureFormat
 import serverbench.metrics.Guards
+import serverbench.metrics.LatencyResult
+import serverbench.metrics.MetricSpec
 import serverbench.metrics.Steadiness
-import serverbench.report.Report
 import serverbench.report.Run
 import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ObjectNode
@@ -11,6 +13,7 @@ import java.io.File
 import java.nio.file.Files
 import java.nio.file.StandardCopyOption
 import java.util.Locale
+import serverbench.metrics.MetricCatalogue as M
 
 /**
  * A Hyperfoil run folded into the harness's JSON (JMH's `-rf json` layout, which `scripts/report` reads): the same
@@ -57,10 +60,10 @@ object HyperfoilRow {
         w.run.params.forEach { (k, v) -> params.put(k, v) }
         params.put(Run.ENGINE, engine)
         val stats = ListStatistics(perIteration.toDoubleArray())
-        val score = metric(entry, "primaryMetric", stats.mean, "ops/s", stats.getMeanErrorAt(0.999))
+        val score = metric(entry, "primaryMetric", stats.mean, M.THROUGHPUT.unit, stats.getMeanErrorAt(0.999))
         score.putArray("rawData").addArray().apply { perIteration.forEach { add(it) } }
         val secondary = entry.putObject("secondaryMetrics")
-        val latency = if (w.openLoop) "latency.uncorrected" else "latency"
+        val latency = if (w.openLoop) LatencyResult.UNCORRECTED_PREFIX else LatencyResult.PREFIX
         val figures = linkedMapOf(
             "mean" to measured.meanMillis,
             "p50" to measured.percentileMillis("50"),
@@ -73,28 +76,28 @@ object HyperfoilRow {
         // connection, which only the in-VM run knows (a controller's all.json does not say when sessions ran out).
         val onSchedule = inVm && measured.blockedNanos == 0L && !measured.sessionLimitExceeded
         for ((name, value) in figures) {
-            metric(secondary, "$latency.$name", value, "ms")
-            if (w.openLoop && onSchedule) metric(secondary, "latency.$name", value, "ms")
+            metric(secondary, M.of("$latency.$name")!!, value)
+            if (w.openLoop && onSchedule) metric(secondary, M.of("${LatencyResult.PREFIX}.$name")!!, value)
         }
-        if (w.openLoop && inVm && !onSchedule) metric(secondary, "warning.behindSchedule", 1.0, "share")
-        metric(secondary, "errors", 0.0, "count")
+        if (w.openLoop && inVm && !onSchedule) metric(secondary, M.WARNINGS.getValue(Guards.BEHIND_SCHEDULE), 1.0)
+        metric(secondary, M.ERRORS, 0.0)
         if (!w.openLoop && meanSeconds.isFinite()) {
-            metric(secondary, "littlesLaw", stats.mean * meanSeconds / w.concurrency, "ratio")
+            metric(secondary, M.LITTLES_LAW, stats.mean * meanSeconds / w.concurrency)
         }
-        if (inVm) metric(secondary, "client.threads", w.threads.toDouble(), "threads")
-        metric(secondary, "warmup.seconds", sizing.warmupSeconds.toDouble(), "s")
+        if (inVm) metric(secondary, M.CLIENT_THREADS, w.threads.toDouble())
+        metric(secondary, M.WARMUP_SECONDS, sizing.warmupSeconds.toDouble())
         val littlesLaw = if (!w.openLoop && meanSeconds.isFinite()) stats.mean * meanSeconds / w.concurrency else null
         val guards = if (inVm) guards(measured, littlesLaw) else emptyMap()
         if (inVm && measured.processCores.isFinite()) {
-            metric(secondary, "client.cpu", measured.processCores, "cores")
+            metric(secondary, M.CLIENT_CPU, measured.processCores)
             // Per successful request: the phase's CPU over the successes of the requests it started.
             val successes = window.sumOf { it.first }
             if (successes > 0) {
                 val micros = measured.processCores * sizing.measureSeconds * 1e6
-                metric(secondary, "client.cpuPerReq", micros / successes, "us")
+                metric(secondary, M.CLIENT_CPU_PER_REQ, micros / successes)
             }
             for (g in listOf(Guards.CLIENT_SATURATED, Guards.LITTLES_LAW)) {
-                metric(secondary, "warning.$g", if (g in guards) 1.0 else 0.0, "share")
+                metric(secondary, M.WARNINGS.getValue(g), if (g in guards) 1.0 else 0.0)
             }
         }
         // The harness's verdict over the measured iterations: a row still climbing or scattering is not for comparing.
@@ -102,14 +105,14 @@ object HyperfoilRow {
         val notSteady = (verdict as? Steadiness.Verdict.NotSteady)?.why
         // Too few iterations: no verdict, so no flag, as the harness writes none (0 would read as steady).
         if (verdict !is Steadiness.Verdict.TooFew) {
-            metric(secondary, Run.NOT_STEADY, (verdict as? Steadiness.Verdict.NotSteady)?.flag ?: 0.0, "flag")
+            metric(secondary, M.NOT_STEADY, (verdict as? Steadiness.Verdict.NotSteady)?.flag ?: 0.0)
         }
         val parts = mutableListOf(
-            "${Report.format(stats.mean)} ± ${Report.format(stats.getMeanErrorAt(0.999))} req/s",
-            (if (w.openLoop) "uncorrected " else "") + "p50 ${Report.format(figures.getValue("p50"))} ms, " +
-                "p99 ${Report.format(
+            "${FigureFormat.format(stats.mean)} ± ${FigureFormat.format(stats.getMeanErrorAt(0.999))} req/s",
+            (if (w.openLoop) "uncorrected " else "") + "p50 ${FigureFormat.format(figures.getValue("p50"))} ms, " +
+                "p99 ${FigureFormat.format(
                     figures.getValue("p99"),
-                )} ms, p99.9 ${Report.format(figures.getValue("p99.9"))} ms",
+                )} ms, p99.9 ${FigureFormat.format(figures.getValue("p99.9"))} ms",
         )
         littlesLaw?.let { parts += "littlesLaw %.3f".format(Locale.ROOT, it) }
         if (inVm &&
@@ -164,6 +167,10 @@ object HyperfoilRow {
         }
         return "${w.name}: ${summary.failure}" + (if (counts.isEmpty()) "" else " (${counts.joinToString("; ")})")
     }
+
+    /** [metric]'s figure, named and unitised as the harness writes it (`MetricCatalogue`). */
+    private fun metric(parent: ObjectNode, metric: MetricSpec, value: Double) =
+        metric(parent, metric.name, value, metric.unit)
 
     private fun metric(parent: ObjectNode, name: String, value: Double, unit: String, error: Double = Double.NaN) =
         parent.putObject(name).apply {

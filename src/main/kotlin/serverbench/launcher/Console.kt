@@ -1,6 +1,9 @@
 package serverbench.launcher
 
 import org.openjdk.jmh.results.RunResult
+import serverbench.metrics.FigureFormat
+import serverbench.metrics.Guards
+import serverbench.metrics.MetricCatalogue
 import serverbench.params.Knobs
 import serverbench.params.LaterParams
 import serverbench.params.ParamNames
@@ -136,19 +139,20 @@ object RunLine {
         fun score(name: String) = secondary[name]?.getScore()?.takeIf { it.isFinite() }
         val error = primary.getScoreError().takeIf { it.isFinite() }
         val parts = ArrayList<String>()
-        parts += Report.format(primary.getScore()) + (error?.let { " ± ${Report.format(it)}" } ?: "") + " req/s"
-        score("latency.p99")?.let { parts += "p99 ${Report.format(it)} ms" }
-        score("errors")?.let { parts += "${it.toLong()} errors" }
-        val bytesIn = score("bytes.inPerReq")
-        val bytesOut = score("bytes.outPerReq")
+        parts +=
+            FigureFormat.format(primary.getScore()) + (error?.let { " ± ${FigureFormat.format(it)}" } ?: "") + " req/s"
+        score(MetricCatalogue.P99.name)?.let { parts += "p99 ${FigureFormat.format(it)} ms" }
+        score(MetricCatalogue.ERRORS.name)?.let { parts += "${it.toLong()} errors" }
+        val bytesIn = score(MetricCatalogue.BYTES_IN_PER_REQ.name)
+        val bytesOut = score(MetricCatalogue.BYTES_OUT_PER_REQ.name)
         if (bytesIn != null &&
             bytesOut != null
         ) {
             parts += "${bytesIn.roundToLong()} B in, ${bytesOut.roundToLong()} B out per req"
         }
-        score("warmup.seconds")?.let { parts += "warmed up ${it.toLong()} s" }
-        val warnings = secondary.keys.filter { it.startsWith("warning.") && (score(it) ?: 0.0) > 0 }
-            .map { it.removePrefix("warning.") }
+        score(MetricCatalogue.WARMUP_SECONDS.name)?.let { parts += "warmed up ${it.toLong()} s" }
+        val warnings = secondary.keys.filter { it.startsWith(Guards.WARNING_PREFIX) && (score(it) ?: 0.0) > 0 }
+            .map { it.removePrefix(Guards.WARNING_PREFIX) }
         return parts.joinToString(", ") + (if (warnings.isEmpty()) "" else "; WARNING: ${warnings.joinToString(", ")}")
     }
 }

@@ -35,6 +35,10 @@ object Guards {
      */
     const val NOT_STEADY = "notSteady"
 
+    /** The per-iteration guards [check] judges, each written as `warning.<name>`. */
+    val NAMES = listOf(CLIENT_SATURATED, UNANSWERED, BEHIND_SCHEDULE, LITTLES_LAW)
+    const val WARNING_PREFIX = "warning."
+
     /** The client thread alone at this share of a core is the bottleneck. */
     const val CLIENT_CORE = 0.9
 

@@ -25,5 +25,5 @@ class IterationReport(
 /** The server's CPU budget in an iteration: CPUs of quota (null: cores pinned only) and the CFS counters' deltas. */
 class BudgetReport(val cpus: Double?, val throttling: serverbench.fixture.CpuBudget.Throttling?)
 
-/** One figure a family adds to an iteration's results: averaged over the iterations, or their [max]. */
-class Figure(val name: String, val value: Double, val unit: String, val max: Boolean = false)
+/** One figure a family adds to an iteration's results, folded as its [metric] says. */
+class Figure(val metric: MetricSpec, val value: Double)

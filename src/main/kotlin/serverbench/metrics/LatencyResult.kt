@@ -115,7 +115,7 @@ class LatencyResult private constructor(
 
         /** Order of a summary row; index 0 is the mean (this result's score), the rest are derivative results. */
         private val SUMMARY = doubleArrayOf(Double.NaN, 50.0, 90.0, 99.0, 99.9, 100.0)
-        private val SUMMARY_SUFFIXES = listOf(".mean", ".p50", ".p90", ".p99", ".p99.9", ".max")
+        val SUMMARY_SUFFIXES = listOf(".mean", ".p50", ".p90", ".p99", ".p99.9", ".max")
         val SUMMARY_LABELS = SUMMARY_SUFFIXES.map { PREFIX + it }
 
         private val MERGE = Aggregator<LatencyResult> { results ->

@@ -13,6 +13,7 @@ import org.jfree.data.xy.YIntervalSeries
 import org.jfree.data.xy.YIntervalSeriesCollection
 import org.jfree.svg.SVGGraphics2D
 import org.jfree.svg.ViewBox
+import serverbench.metrics.MetricCatalogue
 import serverbench.metrics.PercentileRange
 import serverbench.params.Knobs
 import java.awt.BasicStroke
@@ -64,7 +65,7 @@ object Charts {
         val out = LinkedHashMap<String, MutableList<String>>()
         for ((family, familyRuns) in runs.groupBy { it.family }.toSortedMap()) {
             for (param in sweptParams(familyRuns)) {
-                for ((metric, label) in listOf(Run.SCORE to "req/s", "latency.p99" to "p99 latency (ms)")) {
+                for ((metric, label) in listOf(Run.SCORE to "req/s", MetricCatalogue.P99.name to "p99 latency (ms)")) {
                     val series = series(familyRuns, param, metric)
                     if (series.isEmpty()) continue
                     dir.mkdirs()

@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.metrics.MetricCatalogue
 import serverbench.params.ParamNames
 
 /**
@@ -9,7 +10,7 @@ import serverbench.params.ParamNames
  * figure, which a comparison checks before it reads the two as one load.
  */
 object ClientThreads {
-    const val METRIC = "client.threads"
+    val METRIC = MetricCatalogue.CLIENT_THREADS.name
 
     /** The parameter: where two configurations set it on purpose, their counts differ by design. */
     const val PARAM = ParamNames.CLIENT_THREADS

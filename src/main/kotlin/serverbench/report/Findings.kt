@@ -1,5 +1,7 @@
 package serverbench.report
 
+import serverbench.metrics.MetricCatalogue
+import serverbench.metrics.MetricSpec
 import serverbench.params.Knobs
 import java.util.Locale
 import serverbench.params.ParamNames as N
@@ -20,7 +22,7 @@ object Findings {
     private const val CEILING_FAMILY = "Noop"
 
     private const val SERVER = N.SERVER
-    private const val P99 = "latency.p99"
+    private val P99 = MetricCatalogue.P99.name
 
     /** One family at one parameter point; its candidates are its rows, one per variant and server. */
     private class Group(val family: String, val params: Map<String, String>, val runs: List<Run>) {
@@ -126,14 +128,14 @@ object Findings {
     /** The rows that have [metric], best first. */
     private fun ranked(runs: List<Run>, metric: String): List<Run> = runs
         .filter { it.metric(metric)?.score?.isFinite() == true }
-        .sortedBy { it.metric(metric)!!.score.let { s -> if (metric == Run.SCORE) -s else s } }
+        .sortedBy { it.metric(metric)!!.score.let { s -> if (higherBetter(metric)) -s else s } }
 
     /**
      * "most req/s **netty direct**: 9,800 vs 7,840 (tomcat direct), +25 %, beyond noise": the best row by [metric]
      * against the runner-up. Null when fewer than two rows have the figure.
      */
     private fun lead(runs: List<Run>, metric: String): String? {
-        val higherBetter = metric == Run.SCORE
+        val higherBetter = higherBetter(metric)
         val ranked = ranked(runs, metric)
         if (ranked.size < 2) return null
         val (best, next) = ranked[0].metric(metric)!! to ranked[1].metric(metric)!!
@@ -150,6 +152,8 @@ object Findings {
             (relative(best.score, next.score, higherBetter)?.let { ", $it" } ?: "") +
             ", ${noiseText(metric, best, next)}"
     }
+
+    private fun higherBetter(metric: String) = MetricCatalogue.of(metric)?.better == MetricSpec.Better.HIGHER
 
     /** How far the best is ahead: "+25 %" or "3.1×" for req/s, "-17 %" or "3.1× lower" for a latency. */
     private fun relative(best: Double, next: Double, higherBetter: Boolean): String? {
@@ -220,7 +224,7 @@ object Findings {
     }
 
     private fun tally(pairs: List<Pair<Run, Run>>, metric: String, what: String): String? {
-        val higherBetter = metric == Run.SCORE
+        val higherBetter = higherBetter(metric)
         // Per variant: "on <the stack ahead>" where beyond noise, with by how much; else why no stack is named.
         val outcomes = pairs.mapNotNull { (a, b) ->
             val x = a.metric(metric)?.takeIf { it.score.isFinite() } ?: return@mapNotNull null

@@ -1,8 +1,11 @@
 package serverbench.report
 
-import serverbench.benchmarks.Knobs
+import serverbench.metrics.FigureFormat
+import serverbench.metrics.MetricCatalogue
+import serverbench.metrics.MetricSpec
 import serverbench.metrics.PercentileRange
 import serverbench.metrics.Steadiness
+import serverbench.params.Knobs
 import java.io.File
 import java.util.Locale
 import kotlin.math.abs
@@ -16,44 +19,6 @@ import kotlin.math.abs
  * the two apart.
  */
 object Report {
-    /** The columns of every table: JMH metric name -> header. */
-    private val COLUMNS = listOf(
-        Run.SCORE to "req/s",
-        "latency.p50" to "p50 ms",
-        "latency.p99" to "p99 ms",
-        "latency.p99.9" to "p99.9 ms",
-        "errors" to "errors",
-        "client.cpu" to "client cores",
-        "server.cpuPerReq" to "server CPU ms/req",
-        "heap.allocPerReq" to "heap B/req",
-        "threads.peak" to "threads",
-    )
-
-    /** Under a CPU budget only (`-p cpus`): what the server used of it and how often the quota stopped it. */
-    private val BUDGET = listOf(
-        "server.cpu" to "server cores",
-        "server.throttled" to "throttled periods",
-        "server.throttledMs" to "throttled ms/s",
-    )
-
-    /** Open loop only: latency from the actual send, beside the corrected figures. */
-    private val UNCORRECTED_P99 = "latency.uncorrected.p99" to "uncorrected p99 ms"
-
-    /**
-     * A family's own figures, where its runs have them: the database family's pool wait and R2DBC's hand-over; the
-     * bytes a request and its answer took on the wire, where requests carry a body (the JSON family).
-     */
-    private val FAMILY_FIGURES = listOf(
-        "db.poolWait.mean" to "pool wait mean µs",
-        "db.poolWait.max" to "pool wait max ms",
-        "db.handover.mean" to "hand-over mean µs",
-        "bytes.inPerReq" to "bytes in/req",
-        "bytes.outPerReq" to "bytes out/req",
-    ) + serverbench.metrics.ConnectionFigures.COLUMNS // connections and TLS handshakes per second, where a run has them
-
-    /** Whole numbers: a peak of 19 threads is not "19.00". */
-    private val COUNTS = setOf("errors", "threads.peak", "fds.open")
-
     /** Parameters every result has; the others are shown as columns only where they vary within a family. */
     private val ALWAYS = listOf("server")
 
@@ -70,7 +35,7 @@ object Report {
     fun significance(metric: String, head: Metric, base: Metric): Change {
         if (head.error.isNaN() || base.error.isNaN()) {
             // No interval (one iteration, or a count like errors): only an exact count difference is certain.
-            val counted = metric == "errors" && head.score != base.score
+            val counted = metric == MetricCatalogue.ERRORS.name && head.score != base.score
             return if (counted) direction(metric, head.score - base.score) else Change.NONE
         }
         if (overlap(head, base)) return Change.NONE
@@ -84,12 +49,9 @@ object Report {
     fun apartP(a: Metric, b: Metric): Double =
         if (a.samples > 0 && b.samples > 0) PercentileRange.apartP(a.samples, b.samples) else Double.NaN
 
-    private fun direction(metric: String, delta: Double): Change = when {
-        metric == Run.SCORE -> if (delta > 0) Change.BETTER else Change.WORSE
-
-        metric.startsWith("latency.") || metric == "errors" || metric.contains("PerReq") ->
-            if (delta < 0) Change.BETTER else Change.WORSE
-
+    private fun direction(metric: String, delta: Double): Change = when (MetricCatalogue.of(metric)?.better) {
+        MetricSpec.Better.HIGHER -> if (delta > 0) Change.BETTER else Change.WORSE
+        MetricSpec.Better.LOWER -> if (delta < 0) Change.BETTER else Change.WORSE
         else -> Change.DIFFERENT
     }
 
@@ -111,7 +73,7 @@ object Report {
                 "scheduled send (corrected for coordinated omission) and \"uncorrected p99\" from its actual send. ",
         )
         out.append("req/s counts successful, validated responses only; ± is JMH's 99.9 % interval.")
-        if (head.any { "server.remote" in it.secondary }) {
+        if (head.any { MetricCatalogue.SERVER_REMOTE.name in it.secondary }) {
             out.append(
                 " Runs against a server on its own host (`-Dserverbench.target`): its CPU, heap, threads and " +
                     "throttling were measured in that server's process (over its admin endpoint), latency, req/s " +
@@ -186,13 +148,11 @@ object Report {
         val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS && it != Run.ENGINE }
         // Rows of other engines sit right after the harness's row of the same workload.
         val engines = if (runs.any { Run.ENGINE in it.params }) listOf(Run.ENGINE) else emptyList()
-        val columns = COLUMNS + (if (runs.any { it.openLoop }) listOf(UNCORRECTED_P99) else emptyList()) +
-            (if (runs.any { it.metric("server.throttled") != null }) BUDGET else emptyList()) +
-            serverbench.metrics.ConnectionFigures.shown(FAMILY_FIGURES, runs) { r, m -> r.metric(m)?.score }
+        val columns = MetricCatalogue.columns.filter { shown(it, runs) }
         val warned = runs.any { it.warnings.isNotEmpty() }
         // Once per row: a differential flamegraph is made by the call.
         val graphs = runs.associateWith { flamegraphs(it) }
-        val headers = listOf("variant") + ALWAYS + engines + varying + columns.map { it.second } +
+        val headers = listOf("variant") + ALWAYS + engines + varying + columns.map { it.column!!.header } +
             (if (warned) listOf("warnings") else emptyList()) +
             (if (graphs.values.any { it.isNotEmpty() }) listOf("flamegraphs") else emptyList())
         out.append(headers.joinToString(" | ", "| ", " |\n"))
@@ -213,7 +173,7 @@ object Report {
             engines.forEach { _ -> cells += run.engine }
             varying.forEach { cells += run.params[it] ?: Results.absentAs(it) ?: "" }
             val old = baseByKey[run.key]
-            for ((metric, _) in columns) cells += cell(metric, run, old, withBaseline)
+            for (metric in columns) cells += cell(metric, run, old, withBaseline)
             if (warned) cells += run.warnings.joinToString(", ")
             if (headers.last() == "flamegraphs") {
                 cells += graphs.getValue(run).joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
@@ -248,12 +208,22 @@ object Report {
         }
     }
 
-    private fun cell(metric: String, run: Run, oldRun: Run?, withBaseline: Boolean): String {
+    /** Whether a table of [runs] has a column for [metric] ([MetricSpec.Shown]). */
+    private fun shown(metric: MetricSpec, runs: List<Run>): Boolean = when (metric.column!!.shown) {
+        MetricSpec.Shown.ALWAYS -> true
+        MetricSpec.Shown.OPEN_LOOP -> runs.any { it.openLoop }
+        MetricSpec.Shown.UNDER_BUDGET -> runs.any { it.metric(MetricCatalogue.THROTTLED.name) != null }
+        MetricSpec.Shown.MEASURED -> runs.any { it.metric(metric.name) != null }
+        MetricSpec.Shown.ABOVE_ZERO -> runs.any { (it.metric(metric.name)?.score ?: 0.0) > 0 }
+    }
+
+    private fun cell(spec: MetricSpec, run: Run, oldRun: Run?, withBaseline: Boolean): String {
+        val metric = spec.name
         val now = run.metric(metric)
         val old = oldRun?.metric(metric)
         if (now == null || now.score.isNaN()) return "–"
-        val value = (if (metric == "heap.allocPerReq" && run.allocLowerBound) "≥ " else "") +
-            (if (metric in COUNTS) String.format(Locale.ROOT, "%.0f", now.score) else format(now.score)) +
+        val value = (if (spec == MetricCatalogue.ALLOC_PER_REQ && run.allocLowerBound) "≥ " else "") +
+            FigureFormat.format(spec, now.score) +
             (if (metric == Run.SCORE && !now.error.isNaN()) " ± ${format(now.error)}" else "") +
             (if (metric == Run.SCORE && run.notSteady) " (not steady)" else "")
         if (!withBaseline || old == null || old.score.isNaN()) return value
@@ -276,12 +246,5 @@ object Report {
         }
     }
 
-    /** Three significant digits for small figures, whole numbers for large ones. */
-    fun format(x: Double): String = when {
-        x == 0.0 -> "0"
-        abs(x) >= 1000 -> String.format(Locale.ROOT, "%,.0f", x)
-        abs(x) >= 100 -> String.format(Locale.ROOT, "%.1f", x)
-        abs(x) >= 1 -> String.format(Locale.ROOT, "%.2f", x)
-        else -> String.format(Locale.ROOT, "%.3g", x)
-    }
+    fun format(x: Double): String = FigureFormat.format(x)
 }

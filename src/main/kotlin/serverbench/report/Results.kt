@@ -1,5 +1,7 @@
 package serverbench.report
 
+import serverbench.metrics.Guards
+import serverbench.metrics.MetricCatalogue
 import serverbench.metrics.Steadiness
 import serverbench.params.LaterParams
 import serverbench.params.ParamNames
@@ -51,8 +53,8 @@ data class Run(
 
     /** The measurement guards that fired in some measured iteration (`warning.<name>` above 0). */
     val warnings: List<String> get() = secondary.filter {
-        it.key.startsWith("warning.") && it.value.score > 0
-    }.keys.map { it.removePrefix("warning.") }
+        it.key.startsWith(Guards.WARNING_PREFIX) && it.value.score > 0
+    }.keys.map { it.removePrefix(Guards.WARNING_PREFIX) }
 
     /** `warning.notSteady` above 0: throughput still changed while measured; its figures must not be compared. */
     val notSteady: Boolean get() = (secondary[NOT_STEADY]?.score ?: 0.0) > 0
@@ -75,11 +77,11 @@ data class Run(
     val engine: String get() = params[ENGINE] ?: HARNESS
 
     /** `heap.allocLowerBound` above 0: `heap.allocPerReq` could not count all allocation, so it is a lower bound. */
-    val allocLowerBound: Boolean get() = (secondary["heap.allocLowerBound"]?.score ?: 0.0) > 0
+    val allocLowerBound: Boolean get() = (secondary[MetricCatalogue.ALLOC_LOWER_BOUND.name]?.score ?: 0.0) > 0
 
     companion object {
-        const val SCORE = "score"
-        const val NOT_STEADY = "warning.notSteady"
+        const val SCORE = MetricCatalogue.SCORE
+        val NOT_STEADY = MetricCatalogue.NOT_STEADY.name
 
         /** The parameter that names another load engine than the harness's own client ([engine]). */
         const val ENGINE = "engine"

@@ -1,12 +1,14 @@
 package serverbench.report
 
+import serverbench.metrics.Guards
+import serverbench.metrics.MetricCatalogue
 import serverbench.metrics.Steadiness
 import serverbench.metrics.SteadinessAdvice
 import java.util.Locale
 
 /** The caveats of a finding's rows ([Findings]), and which rows may be ranked at all. */
 internal object RowFlags {
-    private val NOT_STEADY = Run.NOT_STEADY.removePrefix("warning.")
+    private const val NOT_STEADY = Guards.NOT_STEADY
 
     /**
      * A row the findings may rank: steady by the guard's verdict (not "not steady", nor too few iterations for one),
@@ -16,7 +18,8 @@ internal object RowFlags {
     fun judged(run: Run): Boolean = !run.notSteady && !run.steadinessNotJudged && errors(run) == 0.0 &&
         guards(run).isEmpty()
 
-    private fun errors(run: Run): Double = run.metric("errors")?.score?.takeIf { it.isFinite() } ?: 0.0
+    private fun errors(run: Run): Double =
+        run.metric(MetricCatalogue.ERRORS.name)?.score?.takeIf { it.isFinite() } ?: 0.0
 
     private fun guards(run: Run): List<String> = run.warnings.filter { it != NOT_STEADY }
 
@@ -62,7 +65,7 @@ internal object RowFlags {
     fun notSteadyLegend(runs: List<Run>, name: (Run) -> String): String {
         val unsteady = runs.filter { it.notSteady }
         val kinds = unsteady.groupBy { kind(it) }.toSortedMap(compareByDescending { it })
-        val warmed = unsteady.maxOfOrNull { it.secondary["warmup.seconds"]?.score ?: 0.0 } ?: 0.0
+        val warmed = unsteady.maxOfOrNull { it.secondary[MetricCatalogue.WARMUP_SECONDS.name]?.score ?: 0.0 } ?: 0.0
         return "(not steady): the measured iterations were not steady (`${Run.NOT_STEADY}`): do not compare such a " +
             "row, with other rows or with a baseline. No change on it, or against a baseline row that was not " +
             "steady, is marked." + kinds.entries.joinToString("") { (kind, rows) ->

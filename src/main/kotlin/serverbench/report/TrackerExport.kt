@@ -1,5 +1,8 @@
 package serverbench.report
 
+import serverbench.metrics.MetricCatalogue
+import serverbench.metrics.MetricSpec
+import serverbench.metrics.MetricSpec.Better
 import serverbench.metrics.PercentileRange
 import serverbench.params.Knobs
 import tools.jackson.databind.json.JsonMapper
@@ -12,7 +15,8 @@ import kotlin.math.pow
 /**
  * The results as trackers chart them across commits (`scripts/report --format`): github-action-benchmark's custom
  * tools, an array of `{name, unit, value, range?, extra?}` (`customBiggerIsBetter` for req/s, `customSmallerIsBetter`
- * for p99 and server CPU per request, one file each since a file has one direction), and Bencher Metric Format,
+ * for p99 and server CPU per request: the [MetricCatalogue]'s headlines by direction, one file each since a file has
+ * one direction), and Bencher Metric Format,
  * `{benchmark: {measure: {value, lower_value?, upper_value?}}}`. One entry per run and metric, named by the benchmark
  * and its parameters, so that a chart follows one configuration from commit to commit.
  */
@@ -30,17 +34,6 @@ object TrackerExport {
         }
     }
 
-    /**
-     * A metric a tracker charts: its result-file name, the label in a github-action-benchmark name, the Bencher
-     * measure slug (throughput is Bencher's built-in ops/s measure; the others say their unit, which a measure Bencher
-     * creates on first sight does not record), and the unit it is converted to.
-     */
-    private class Tracked(val key: String, val label: String, val slug: String, val unit: String)
-
-    private val REQUESTS = Tracked(Run.SCORE, "req/s", "throughput", "req/s")
-    private val P99 = Tracked("latency.p99", "p99", "latency-p99-ms", "ms")
-    private val SERVER_CPU = Tracked("server.cpuPerReq", "server CPU/req", "server-cpu-per-request-us", "µs")
-
     /** Time units as powers of ten of a second. */
     private val EXPONENT = mapOf("ns" to -9, "us" to -6, "µs" to -6, "ms" to -3, "s" to 0)
 
@@ -55,8 +48,8 @@ object TrackerExport {
         }
         val mapper = JsonMapper.builder().build()
         val tree = when (format) {
-            Format.BIGGER -> github(mapper, kept, listOf(REQUESTS))
-            Format.SMALLER -> github(mapper, kept, listOf(P99, SERVER_CPU))
+            Format.BIGGER -> github(mapper, kept, MetricCatalogue.headlines.filter { it.better == Better.HIGHER })
+            Format.SMALLER -> github(mapper, kept, MetricCatalogue.headlines.filter { it.better == Better.LOWER })
             Format.BENCHER -> bencher(mapper, kept)
             Format.MARKDOWN -> error("markdown is the report itself")
         }
@@ -71,13 +64,13 @@ object TrackerExport {
         return if (params.isEmpty()) method else "$method ($params)"
     }
 
-    private fun github(mapper: JsonMapper, runs: List<Run>, metrics: List<Tracked>) = mapper.createArrayNode().also {
+    private fun github(mapper: JsonMapper, runs: List<Run>, metrics: List<MetricSpec>) = mapper.createArrayNode().also {
         for (run in runs) {
             for (t in metrics) {
                 val m = converted(run, t) ?: continue
                 val o = it.addObject()
-                o.put("name", "${name(run)} · ${t.label}")
-                o.put("unit", t.unit)
+                o.put("name", "${name(run)} · ${t.headline!!.label}")
+                o.put("unit", t.headline.unit)
                 o.put("value", m.score)
                 range(m)?.let { r -> o.put("range", r) }
                 o.put("extra", extra(run, t, range(m) != null))
@@ -88,12 +81,12 @@ object TrackerExport {
     private fun bencher(mapper: JsonMapper, runs: List<Run>): ObjectNode = mapper.createObjectNode().also {
         for (run in runs) {
             val measures = mapper.createObjectNode()
-            for (t in listOf(REQUESTS, P99, SERVER_CPU)) {
+            for (t in MetricCatalogue.headlines) {
                 val m = converted(run, t) ?: continue
-                val o = measures.putObject(t.slug)
+                val o = measures.putObject(t.headline!!.slug)
                 o.put("value", m.score)
                 if (m.low.isFinite() && m.high.isFinite()) {
-                    // None of the three figures can be negative; a wide interval of few iterations can reach below 0.
+                    // No headline figure can be negative; a wide interval of few iterations can reach below 0.
                     o.put("lower_value", maxOf(0.0, m.low))
                     o.put("upper_value", m.high)
                 }
@@ -102,16 +95,19 @@ object TrackerExport {
         }
     }
 
-    /** The run's [t] in [Tracked.unit]; null when the run has none, or no number (JSON holds no NaN). */
-    private fun converted(run: Run, t: Tracked): Metric? {
-        val m = run.metric(t.key)?.takeIf { it.score.isFinite() } ?: return null
-        if (t == REQUESTS) return m
+    /**
+     * The run's [t] in its headline's unit, a time converted to it; null when the run has none, or no number (JSON
+     * holds no NaN).
+     */
+    private fun converted(run: Run, t: MetricSpec): Metric? {
+        val m = run.metric(t.name)?.takeIf { it.score.isFinite() } ?: return null
+        val to = EXPONENT[t.headline!!.unit] ?: return m
         val from = EXPONENT[m.unit] ?: return null
-        val k = 10.0.pow(from - EXPONENT.getValue(t.unit))
+        val k = 10.0.pow(from - to)
 
         // 12 digits: 0.21 ms is 210 µs, not 210.00000000000003.
         fun scaled(x: Double) = if (x.isFinite()) BigDecimal(x * k).round(MathContext(12)).toDouble() else x
-        return Metric(scaled(m.score), scaled(m.error), t.unit, scaled(m.low), scaled(m.high))
+        return Metric(scaled(m.score), scaled(m.error), t.headline.unit, scaled(m.low), scaled(m.high))
     }
 
     /** The figure's interval: `± e` when symmetric (JMH's), its ends when not (a percentile's iteration range). */
@@ -121,7 +117,7 @@ object TrackerExport {
         return if (symmetric) "± ${num(m.error)}" else "${num(m.low)} – ${num(m.high)}"
     }
 
-    private fun extra(run: Run, t: Tracked, ranged: Boolean): String = listOfNotNull(
+    private fun extra(run: Run, t: MetricSpec, ranged: Boolean): String = listOfNotNull(
         if (ranged) rangeMeaning(run, t) else null,
         if (run.forks >
             0
@@ -135,12 +131,13 @@ object TrackerExport {
     ).joinToString("\n")
 
     /** What the range holds: JMH's interval, or for a percentile the range of its per-iteration values. */
-    private fun rangeMeaning(run: Run, t: Tracked): String {
-        if (!PercentileRange.isPercentile(t.key)) return "range: JMH's 99.9 % interval"
+    private fun rangeMeaning(run: Run, t: MetricSpec): String {
+        val label = t.headline!!.label
+        if (!PercentileRange.isPercentile(t.name)) return "range: JMH's 99.9 % interval"
         val n = run.iterations * maxOf(1, run.forks)
         val coverage = "%.1f".format(Locale.ROOT, 100 * PercentileRange.coverage(n))
-        return "range: lowest to highest ${t.label} of the $n measured iterations (holds a typical iteration's " +
-            "${t.label} with $coverage % probability)"
+        return "range: lowest to highest $label of the $n measured iterations (holds a typical iteration's " +
+            "$label with $coverage % probability)"
     }
 
     private fun plural(n: Int, word: String) = if (n == 1) "1 $word" else "$n ${word}s"

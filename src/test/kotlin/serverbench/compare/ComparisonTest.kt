@@ -2,6 +2,7 @@ package serverbench.compare
 
 import org.junit.jupiter.api.Test
 import serverbench.compare.ForkOrder.Side
+import serverbench.metrics.MetricCatalogue
 import serverbench.report.Metric
 import serverbench.report.Run
 import tools.jackson.databind.json.JsonMapper
@@ -45,14 +46,14 @@ class ComparisonTest {
     fun `rows pair the sides by benchmark and parameters, leaving out the parameters the sides set`() {
         val rows = Comparison.of(forks, setOf("limit")).rows
         assertEquals(6, rows.size, rows.joinToString { "${it.params} ${it.metric}" })
-        val netty = rows.single { it.params["server"] == "netty" && it.metric == Comparison.Metric.THROUGHPUT }
+        val netty = rows.single { it.params["server"] == "netty" && it.metric == MetricCatalogue.THROUGHPUT }
         assertEquals(mapOf("server" to "netty", "concurrency" to "64"), netty.params)
         assertEquals(6, netty.base.size)
         assertEquals(6, netty.head.size)
         assertEquals(0.93, netty.ratio, 1e-9)
         assertTrue(netty.significant)
         assertEquals("slower", netty.verdict)
-        val p99 = rows.single { it.params["server"] == "netty" && it.metric == Comparison.Metric.P99 }
+        val p99 = rows.single { it.params["server"] == "netty" && it.metric == MetricCatalogue.P99 }
         assertFalse(p99.significant, "p ${p99.p} interval ${p99.interval}")
         assertEquals("~", p99.verdict)
         // Without leaving the side's parameter out, nothing pairs.
@@ -158,7 +159,7 @@ class ComparisonTest {
         assertFalse(ComparisonOutput.markdown(Comparison.of(forks, setOf("limit")), "b", "h", "f").contains("--forks"))
         for (spread in listOf(0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04)) {
             val wide = Comparison.of(forks(spread), setOf("limit"))
-            val row = wide.rows.filter { it.metric == Comparison.Metric.THROUGHPUT }.maxBy { it.minimumDetectable }
+            val row = wide.rows.filter { it.metric == MetricCatalogue.THROUGHPUT }.maxBy { it.minimumDetectable }
             val markdown = ComparisonOutput.markdown(wide, "b", "h", "f")
             if (row.minimumDetectable <= 0.05) {
                 assertFalse(markdown.contains("--forks"), markdown)

@@ -1,6 +1,7 @@
 package serverbench.compare
 
 import org.junit.jupiter.api.Test
+import serverbench.metrics.MetricCatalogue
 import java.util.Random
 import kotlin.test.assertEquals
 import kotlin.test.assertNull
@@ -23,7 +24,7 @@ class ForkPlanTest {
         while (true) {
             val b = base.copyOf(n)
             val h = head.copyOf(n)
-            val row = Comparison.Row("B", emptyMap(), Comparison.Metric.THROUGHPUT, "ops/s", b, h, 5, 0)
+            val row = Comparison.Row("B", emptyMap(), MetricCatalogue.THROUGHPUT, "ops/s", b, h, 5, 0)
             val stop = plan.decide(n, listOf(ForkPlan.pooledDetectable(row)), 2 * n * minute)
             if (stop != null) {
                 val p = ForkStatistics.mannWhitney(b, h)
