@@ -7,7 +7,6 @@ import serverbench.metrics.MetricCatalogue
 import serverbench.params.Knobs
 import serverbench.params.LaterParams
 import serverbench.params.ParamNames
-import serverbench.report.Report
 import java.io.File
 import java.io.FileOutputStream
 import java.io.PrintStream
