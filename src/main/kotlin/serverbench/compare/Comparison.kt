@@ -3,8 +3,8 @@ package serverbench.compare
 import serverbench.compare.ForkOrder.Side
 import serverbench.metrics.MetricCatalogue
 import serverbench.metrics.MetricSpec
+import serverbench.report.BenchmarkResult
 import serverbench.report.ClientThreads
-import serverbench.report.Run
 
 /**
  * The rows of a comparison: each benchmark × parameters measured on both sides, for each compared metric, with the
@@ -56,7 +56,7 @@ class Comparison(
          * values of them (a parameter only the other side sets runs at all its defaults here) is not compared: its
          * configurations would pool into one row.
          */
-        fun of(forks: List<Pair<Side, List<Run>>>, sideParams: Set<String>): Comparison {
+        fun of(forks: List<Pair<Side, List<BenchmarkResult>>>, sideParams: Set<String>): Comparison {
             val keyed = forks.flatMap { (side, runs) ->
                 runs.map { run ->
                     Triple(
@@ -106,7 +106,7 @@ class Comparison(
         }
 
         /** Why [runs] of one side cannot make one row: several settings of [sideParams]; null when one. */
-        private fun pooled(side: Side, runs: List<Run>, sideParams: Set<String>): String? {
+        private fun pooled(side: Side, runs: List<BenchmarkResult>, sideParams: Set<String>): String? {
             val settings = runs.map { run -> run.params.filterKeys { it in sideParams }.toSortedMap() }.distinct()
             if (settings.size < 2) return null
             val ran = settings.joinToString(" and ") { it.entries.joinToString(", ") }

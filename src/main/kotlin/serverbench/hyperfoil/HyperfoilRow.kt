@@ -6,7 +6,7 @@ import serverbench.metrics.Guards
 import serverbench.metrics.LatencyResult
 import serverbench.metrics.MetricSpec
 import serverbench.metrics.Steadiness
-import serverbench.report.Run
+import serverbench.report.BenchmarkResult
 import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ObjectNode
 import java.io.File
@@ -58,7 +58,7 @@ object HyperfoilRow {
         entry.put("measurementTime", "${sizing.iterationSeconds} s")
         val params = entry.putObject("params")
         w.run.params.forEach { (k, v) -> params.put(k, v) }
-        params.put(Run.ENGINE, engine)
+        params.put(BenchmarkResult.ENGINE, engine)
         val stats = ListStatistics(perIteration.toDoubleArray())
         val score = metric(entry, "primaryMetric", stats.mean, M.THROUGHPUT.unit, stats.getMeanErrorAt(0.999))
         score.putArray("rawData").addArray().apply { perIteration.forEach { add(it) } }

@@ -61,15 +61,19 @@ object Charts {
      * Writes the charts of every swept family into [dir], each as `.svg` and `.png`; returns family -> SVG paths
      * relative to [linkBase].
      */
-    fun write(runs: List<Run>, dir: File, linkBase: File): Map<String, List<String>> {
+    fun write(runs: List<BenchmarkResult>, dir: File, linkBase: File): Map<String, List<String>> {
         val out = LinkedHashMap<String, MutableList<String>>()
         for ((family, familyRuns) in runs.groupBy { it.family }.toSortedMap()) {
             for (param in sweptParams(familyRuns)) {
-                for ((metric, label) in listOf(Run.SCORE to "req/s", MetricCatalogue.P99.name to "p99 latency (ms)")) {
+                for ((metric, label) in listOf(
+                    BenchmarkResult.SCORE to "req/s",
+                    MetricCatalogue.P99.name to "p99 latency (ms)",
+                )) {
                     val series = series(familyRuns, param, metric)
                     if (series.isEmpty()) continue
                     dir.mkdirs()
-                    val name = "${family.lowercase()}-$param-${if (metric == Run.SCORE) "throughput" else "p99"}"
+                    val kind = if (metric == BenchmarkResult.SCORE) "throughput" else "p99"
+                    val name = "${family.lowercase()}-$param-$kind"
                     val conditions = conditions(familyRuns, param, metric)
                     val chart = chart("$family: $label by $param", param, label, series, conditions)
                     val svg = File(dir, "$name.svg")
@@ -83,19 +87,21 @@ object Charts {
     }
 
     /** Numeric parameters with at least three values within the family. */
-    fun sweptParams(runs: List<Run>): List<String> = runs.flatMap { it.params.keys }.distinct().filter { p ->
-        val values = runs.mapNotNull { it.params[p] }.distinct()
-        values.size >= 3 && values.all { it.toDoubleOrNull() != null }
-    }
+    fun sweptParams(runs: List<BenchmarkResult>): List<String> =
+        runs.flatMap { it.params.keys }.distinct().filter { p ->
+            val values = runs.mapNotNull { it.params[p] }.distinct()
+            values.size >= 3 && values.all { it.toDoubleOrNull() != null }
+        }
 
     /** Series name -> points sorted by x; one series per variant, server and value of the other varying parameters. */
-    fun series(runs: List<Run>, param: String, metric: String): Map<String, List<Point>> {
+    fun series(runs: List<BenchmarkResult>, param: String, metric: String): Map<String, List<Point>> {
         val varying = Knobs.varying(runs.map { it.params }).filter { it != param && it != N.SERVER }
-        fun name(r: Run) = (
+        fun name(r: BenchmarkResult) = (
             listOf("${r.variant} ${r.params[N.SERVER] ?: ""}".trim()) +
                 varying.map { "$it=${r.params[it] ?: Results.absentAs(it) ?: "–"}" }
             ).joinToString(" ")
-        fun point(r: Run) = r.metric(metric)!!.let { Point(r.params[param]!!.toDouble(), it.score, it.low, it.high) }
+        fun point(r: BenchmarkResult) =
+            r.metric(metric)!!.let { Point(r.params[param]!!.toDouble(), it.score, it.low, it.high) }
         return runs
             .filter { it.metric(metric)?.score?.isFinite() == true && it.params[param]?.toDoubleOrNull() != null }
             .groupBy(::name)
@@ -119,7 +125,7 @@ object Charts {
      * budget, then iterations and JDK. A condition that varies is in the series' names instead, the swept one on the
      * x axis.
      */
-    fun conditions(runs: List<Run>, param: String, metric: String = Run.SCORE): List<String> {
+    fun conditions(runs: List<BenchmarkResult>, param: String, metric: String = BenchmarkResult.SCORE): List<String> {
         fun single(p: String): String? = runs.map { it.params[p] }.distinct().singleOrNull()?.takeIf { p != param }
         val load = listOfNotNull(
             single(N.CONCURRENCY)?.let { "$it connections" },
@@ -145,7 +151,7 @@ object Charts {
     }
 
     /** What a point's error bar is: JMH's 99.9 % interval, or a percentile's per-iteration range and its coverage. */
-    private fun errorBars(runs: List<Run>, metric: String): String {
+    private fun errorBars(runs: List<BenchmarkResult>, metric: String): String {
         if (!PercentileRange.isPercentile(metric)) return "error bars: 99.9 % interval"
         val what = metric.substringAfterLast("latency.")
         val n = runs.mapNotNull { it.metric(metric)?.samples }.distinct().singleOrNull()?.takeIf { it > 0 }
@@ -160,7 +166,7 @@ object Charts {
     }
 
     /** `-p cpus` / `-p cpuset`; absent when at their defaults, which [Results.read] drops. */
-    private fun budget(runs: List<Run>, param: String): String? {
+    private fun budget(runs: List<BenchmarkResult>, param: String): String? {
         if (param == N.CPUS || param == N.CPUSET) return null
         val placements = runs.map { it.params[N.CPUS] to it.params[N.CPUSET] }.distinct()
         val (cpus, cpuset) = placements.singleOrNull() ?: return null

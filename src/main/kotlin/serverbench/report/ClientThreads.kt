@@ -16,10 +16,10 @@ object ClientThreads {
     const val PARAM = ParamNames.CLIENT_THREADS
 
     /** The count [run] used; null where its result file does not say (older results, another engine's agents). */
-    fun of(run: Run): Int? = run.secondary[METRIC]?.score?.takeIf { it.isFinite() && it >= 1 }?.toInt()
+    fun of(run: BenchmarkResult): Int? = run.secondary[METRIC]?.score?.takeIf { it.isFinite() && it >= 1 }?.toInt()
 
     /** "1 against 4" where [base] and [head] (one row's runs of each side) used other counts; null when they agree. */
-    fun differ(base: Collection<Run>, head: Collection<Run>): String? {
+    fun differ(base: Collection<BenchmarkResult>, head: Collection<BenchmarkResult>): String? {
         val b = base.mapNotNull(::of).distinct().sorted()
         val h = head.mapNotNull(::of).distinct().sorted()
         if (b.isEmpty() || h.isEmpty() || b == h) return null

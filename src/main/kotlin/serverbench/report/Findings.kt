@@ -25,20 +25,23 @@ object Findings {
     private val P99 = MetricCatalogue.P99.name
 
     /** One family at one parameter point; its candidates are its rows, one per variant and server. */
-    private class Group(val family: String, val params: Map<String, String>, val runs: List<Run>) {
+    private class Group(val family: String, val params: Map<String, String>, val runs: List<BenchmarkResult>) {
         val loop = loop(runs.first())
         val budget = runs.first().budget
         val jdk = runs.map { it.jdkVersion }.filter { it.isNotEmpty() }.distinct().joinToString("/")
     }
 
     /** The Findings section (a heading, the conditions, a line or two per group), or "" when no run was given. */
-    fun markdown(runs: List<Run>): String {
+    fun markdown(runs: List<BenchmarkResult>): String {
         if (runs.isEmpty()) return ""
         // Unset knobs (a Tomcat knob is n/a on Netty, `default` on Tomcat) do not split a parameter point.
         val groups = runs
             // Another engine's row of the same workload (scripts/hyperfoil) is a candidate of the same group.
             .groupBy { r ->
-                r.family to (r.params - SERVER - Run.ENGINE).filterNot { Knobs.unset(it.key, it.value) }.toSortedMap()
+                r.family to
+                    (r.params - SERVER - BenchmarkResult.ENGINE).filterNot {
+                        Knobs.unset(it.key, it.value)
+                    }.toSortedMap()
             }
             .map { (key, rows) -> Group(key.first, key.second, rows) }
             .sortedWith(
@@ -57,7 +60,7 @@ object Findings {
         top += when {
             !oneBudget -> "the load client in the same JVM as the server, never under its CPU budget"
 
-            budget.isEmpty() && runs.any { it.engine != Run.HARNESS } ->
+            budget.isEmpty() && runs.any { it.engine != BenchmarkResult.HARNESS } ->
                 "no CPU budget; the load client: ${clients(runs)}"
 
             budget.isEmpty() -> "no CPU budget: the load client runs in the same JVM on the same cores as the server"
@@ -100,7 +103,7 @@ object Findings {
     }
 
     /** The group's line, and a second one for the stacks side by side and the rows that need a word. */
-    private fun lines(label: String, runs: List<Run>): List<String> {
+    private fun lines(label: String, runs: List<BenchmarkResult>): List<String> {
         val flags = RowFlags.of(runs, ::name)
         if (runs.size == 1) {
             val run = runs.single()
@@ -118,7 +121,10 @@ object Findings {
             1 -> "- $label: only **${name(steady.single())}** was steady without errors or fired guards: " +
                 "${figures(steady.single())}."
 
-            else -> "- $label: " + listOfNotNull(lead(steady, Run.SCORE), lead(steady, P99)).joinToString("; ") + "."
+            else ->
+                "- $label: " +
+                    listOfNotNull(lead(steady, BenchmarkResult.SCORE), lead(steady, P99)).joinToString("; ") +
+                    "."
         }
         val second = stacks(steady, runs.size) + flags
         if (second.isEmpty()) return listOf(first)
@@ -126,7 +132,7 @@ object Findings {
     }
 
     /** The rows that have [metric], best first. */
-    private fun ranked(runs: List<Run>, metric: String): List<Run> = runs
+    private fun ranked(runs: List<BenchmarkResult>, metric: String): List<BenchmarkResult> = runs
         .filter { it.metric(metric)?.score?.isFinite() == true }
         .sortedBy { it.metric(metric)!!.score.let { s -> if (higherBetter(metric)) -s else s } }
 
@@ -134,7 +140,7 @@ object Findings {
      * "most req/s **netty direct**: 9,800 vs 7,840 (tomcat direct), +25 %, beyond noise": the best row by [metric]
      * against the runner-up. Null when fewer than two rows have the figure.
      */
-    private fun lead(runs: List<Run>, metric: String): String? {
+    private fun lead(runs: List<BenchmarkResult>, metric: String): String? {
         val higherBetter = higherBetter(metric)
         val ranked = ranked(runs, metric)
         if (ranked.size < 2) return null
@@ -143,7 +149,7 @@ object Findings {
             higherBetter -> "most req/s **${name(ranked[0])}**"
 
             // The row that leads on req/s too is not named twice.
-            ranked[0] === ranked(runs, Run.SCORE).firstOrNull() -> "lowest p99 too"
+            ranked[0] === ranked(runs, BenchmarkResult.SCORE).firstOrNull() -> "lowest p99 too"
 
             else -> "lowest p99 **${name(ranked[0])}**"
         }
@@ -204,7 +210,7 @@ object Findings {
      * stacks (jetty vs netty, jetty vs tomcat, netty vs tomcat). Only where a group has more rows than the one pair
      * its first line already compares.
      */
-    private fun stacks(steady: List<Run>, rows: Int): List<String> {
+    private fun stacks(steady: List<BenchmarkResult>, rows: Int): List<String> {
         val servers = steady.mapNotNull { it.params[SERVER] }.distinct().sorted()
         if (servers.size < 2 || rows <= 2) return emptyList()
         val variants = steady.groupBy { it.variant to it.engine }.toSortedMap(compareBy({ it.first }, { it.second }))
@@ -212,18 +218,18 @@ object Findings {
         return servers.flatMapIndexed { i, x -> servers.drop(i + 1).mapNotNull { y -> stackPair(variants, x, y) } }
     }
 
-    private fun stackPair(variants: Collection<List<Run>>, x: String, y: String): String? {
+    private fun stackPair(variants: Collection<List<BenchmarkResult>>, x: String, y: String): String? {
         val pairs = variants.mapNotNull { v ->
             val a = v.find { it.params[SERVER] == x }
             val b = v.find { it.params[SERVER] == y }
             if (a != null && b != null) a to b else null
         }
-        val parts = listOfNotNull(tally(pairs, Run.SCORE, "more req/s"), tally(pairs, P99, "lower p99"))
+        val parts = listOfNotNull(tally(pairs, BenchmarkResult.SCORE, "more req/s"), tally(pairs, P99, "lower p99"))
         if (parts.isEmpty()) return null
         return "same variant, $x vs $y: ${parts.joinToString("; ")}"
     }
 
-    private fun tally(pairs: List<Pair<Run, Run>>, metric: String, what: String): String? {
+    private fun tally(pairs: List<Pair<BenchmarkResult, BenchmarkResult>>, metric: String, what: String): String? {
         val higherBetter = higherBetter(metric)
         // Per variant: "on <the stack ahead>" where beyond noise, with by how much; else why no stack is named.
         val outcomes = pairs.mapNotNull { (a, b) ->
@@ -266,17 +272,18 @@ object Findings {
     private const val WITHIN = "within noise"
     private const val NO_INTERVAL = "no interval"
 
-    private fun figures(run: Run): String = "${Report.format(run.primary.score)} req/s" +
+    private fun figures(run: BenchmarkResult): String = "${Report.format(run.primary.score)} req/s" +
         (run.metric(P99)?.takeIf { it.score.isFinite() }?.let { ", p99 ${Report.format(it.score)} ms" } ?: "")
 
-    private fun name(run: Run): String = listOfNotNull(run.params[SERVER], variant(run)).joinToString(" ")
+    private fun name(run: BenchmarkResult): String = listOfNotNull(run.params[SERVER], variant(run)).joinToString(" ")
 
     /** "direct", or "direct on hyperfoil" for a row another load engine measured. */
-    private fun variant(run: Run): String = run.variant + if (run.engine == Run.HARNESS) "" else " on ${run.engine}"
+    private fun variant(run: BenchmarkResult): String =
+        run.variant + if (run.engine == BenchmarkResult.HARNESS) "" else " on ${run.engine}"
 
     /** Where each engine's load client ran, for rows of several engines (scripts/hyperfoil's beside the harness's). */
-    private fun clients(runs: List<Run>): String = listOfNotNull(
-        runs.filter { it.engine == Run.HARNESS }.takeIf { it.isNotEmpty() }?.let { harness ->
+    private fun clients(runs: List<BenchmarkResult>): String = listOfNotNull(
+        runs.filter { it.engine == BenchmarkResult.HARNESS }.takeIf { it.isNotEmpty() }?.let { harness ->
             if (harness.all { "server.remote" in it.secondary }) {
                 "the harness's in a JVM of its own (-Dserverbench.target)"
             } else {
@@ -288,7 +295,7 @@ object Findings {
     ).joinToString(", ")
 
     /** "closed loop, 64 connections" or "open loop at 2000 req/s (at most 64 connections)". */
-    private fun loop(run: Run): String {
+    private fun loop(run: BenchmarkResult): String {
         val connections = run.params[N.CONCURRENCY]
         return if (run.openLoop) {
             "open loop at ${run.params[N.RATE]} req/s" +

@@ -13,7 +13,7 @@ import java.io.File
  */
 object Flamegraphs {
     /** Paths of [run]'s own HTML flamegraphs, relative to [linkBase] (where the markdown is read from). */
-    fun links(run: Run, linkBase: File): List<String> =
+    fun links(run: BenchmarkResult, linkBase: File): List<String> =
         run.profiles.filter { it.extension == "html" && it.isFile }.map { relative(it, linkBase) }
 
     /**
@@ -21,8 +21,9 @@ object Flamegraphs {
      * async-profiler's converter from the `.collapsed` files (the forks of one run summed); returns their paths
      * relative to [linkBase].
      */
-    fun diff(base: Run, head: Run, out: File, linkBase: File): List<String> {
-        fun collapsed(run: Run) = run.profiles.filter { it.extension == "collapsed" && it.isFile }.groupBy(::event)
+    fun diff(base: BenchmarkResult, head: BenchmarkResult, out: File, linkBase: File): List<String> {
+        fun collapsed(run: BenchmarkResult) =
+            run.profiles.filter { it.extension == "collapsed" && it.isFile }.groupBy(::event)
         val before = collapsed(base)
         return collapsed(head).toSortedMap().mapNotNull { (event, headFiles) ->
             val baseFiles = before[event] ?: return@mapNotNull null

@@ -56,12 +56,12 @@ object Report {
     }
 
     fun markdown(
-        head: List<Run>,
+        head: List<BenchmarkResult>,
         headName: String,
-        base: List<Run>?,
+        base: List<BenchmarkResult>?,
         baseName: String?,
         charts: Map<String, List<String>> = emptyMap(),
-        flamegraphs: (Run) -> List<String> = { emptyList() },
+        flamegraphs: (BenchmarkResult) -> List<String> = { emptyList() },
     ): String {
         val out = StringBuilder()
         out.append("# serverbench results: $headName")
@@ -80,7 +80,7 @@ object Report {
                     "and the client's CPU in the benchmark's JVM.",
             )
         }
-        if (head.any { Run.ENGINE in it.params }) {
+        if (head.any { BenchmarkResult.ENGINE in it.params }) {
             out.append(
                 " The `engine` column says which load engine measured a row: `serverbench` (the harness's client), " +
                     "`hyperfoil` (`scripts/hyperfoil`: the same workload on Hyperfoil 0.25.2 in-VM against " +
@@ -134,20 +134,27 @@ object Report {
     private const val UNBUDGETED = "unlimited"
 
     /** "cpus=1", "cpus=0.5, cpuset=1" or [UNBUDGETED]. */
-    private fun placement(run: Run): String = run.budget.ifEmpty { UNBUDGETED }
+    private fun placement(run: BenchmarkResult): String = run.budget.ifEmpty { UNBUDGETED }
 
     private fun table(
         out: StringBuilder,
-        runs: List<Run>,
-        baseByKey: Map<String, Run>,
+        runs: List<BenchmarkResult>,
+        baseByKey: Map<String, BenchmarkResult>,
         withBaseline: Boolean,
-        flamegraphs: (Run) -> List<String>,
+        flamegraphs: (BenchmarkResult) -> List<String>,
     ) {
         out.append("\n")
         out.append(TlsCondition.tableHeader(runs))
-        val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS && it != Run.ENGINE }
+        val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS && it != BenchmarkResult.ENGINE }
         // Rows of other engines sit right after the harness's row of the same workload.
-        val engines = if (runs.any { Run.ENGINE in it.params }) listOf(Run.ENGINE) else emptyList()
+        val engines = if (runs.any {
+                BenchmarkResult.ENGINE in it.params
+            }
+        ) {
+            listOf(BenchmarkResult.ENGINE)
+        } else {
+            emptyList()
+        }
         val columns = MetricCatalogue.columns.filter { shown(it, runs) }
         val warned = runs.any { it.warnings.isNotEmpty() }
         // Once per row: a differential flamegraph is made by the call.
@@ -162,9 +169,9 @@ object Report {
             },
         )
         val sorted = runs.sortedWith(
-            compareBy<Run>({ it.variant }, { it.params["server"] })
+            compareBy<BenchmarkResult>({ it.variant }, { it.params["server"] })
                 .thenComparator { a, b -> compareParams(varying, a.params, b.params) }
-                .thenBy { it.engine != Run.HARNESS }.thenBy { it.engine },
+                .thenBy { it.engine != BenchmarkResult.HARNESS }.thenBy { it.engine },
         )
         for (run in sorted) {
             val cells = ArrayList<String>()
@@ -209,7 +216,7 @@ object Report {
     }
 
     /** Whether a table of [runs] has a column for [metric] ([MetricSpec.Shown]). */
-    private fun shown(metric: MetricSpec, runs: List<Run>): Boolean = when (metric.column!!.shown) {
+    private fun shown(metric: MetricSpec, runs: List<BenchmarkResult>): Boolean = when (metric.column!!.shown) {
         MetricSpec.Shown.ALWAYS -> true
         MetricSpec.Shown.OPEN_LOOP -> runs.any { it.openLoop }
         MetricSpec.Shown.UNDER_BUDGET -> runs.any { it.metric(MetricCatalogue.THROTTLED.name) != null }
@@ -217,15 +224,15 @@ object Report {
         MetricSpec.Shown.ABOVE_ZERO -> runs.any { (it.metric(metric.name)?.score ?: 0.0) > 0 }
     }
 
-    private fun cell(spec: MetricSpec, run: Run, oldRun: Run?, withBaseline: Boolean): String {
+    private fun cell(spec: MetricSpec, run: BenchmarkResult, oldRun: BenchmarkResult?, withBaseline: Boolean): String {
         val metric = spec.name
         val now = run.metric(metric)
         val old = oldRun?.metric(metric)
         if (now == null || now.score.isNaN()) return "–"
         val value = (if (spec == MetricCatalogue.ALLOC_PER_REQ && run.allocLowerBound) "≥ " else "") +
             FigureFormat.format(spec, now.score) +
-            (if (metric == Run.SCORE && !now.error.isNaN()) " ± ${format(now.error)}" else "") +
-            (if (metric == Run.SCORE && run.notSteady) " (not steady)" else "")
+            (if (metric == BenchmarkResult.SCORE && !now.error.isNaN()) " ± ${format(now.error)}" else "") +
+            (if (metric == BenchmarkResult.SCORE && run.notSteady) " (not steady)" else "")
         if (!withBaseline || old == null || old.score.isNaN()) return value
         val pct = when {
             old.score != 0.0 -> 100 * (now.score - old.score) / abs(old.score)
@@ -236,7 +243,7 @@ object Report {
         // A throughput still changing while measured says nothing about the change: no mark either way.
         if (run.notSteady) return "$value ($delta)"
         if (oldRun.notSteady) {
-            return if (metric == Run.SCORE) "$value ($delta, baseline not steady)" else "$value ($delta)"
+            return if (metric == BenchmarkResult.SCORE) "$value ($delta, baseline not steady)" else "$value ($delta)"
         }
         return when (significance(metric, now, old)) {
             Change.NONE -> "$value ($delta)"

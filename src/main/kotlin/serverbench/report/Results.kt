@@ -24,8 +24,11 @@ data class Metric(
     val samples: Int = 0,
 )
 
-/** One JMH result: a benchmark method with its parameter values, and the profiles this very run made. */
-data class Run(
+/**
+ * One row of a JMH result file: a benchmark method with its parameter values, its metrics, and the profiles this very
+ * run made.
+ */
+data class BenchmarkResult(
     val benchmark: String,
     val params: Map<String, String>,
     val primary: Metric,
@@ -109,7 +112,7 @@ object Results {
     /** What a table shows for a parameter added later that a row does not have: the value it meant. */
     fun absentAs(param: String): String? = LaterParams.absentAs(param)
 
-    fun read(file: File): List<Run> {
+    fun read(file: File): List<BenchmarkResult> {
         require(file.isFile) { "$file does not exist" }
         val root = try {
             JsonMapper.builder().build().readTree(file)
@@ -129,7 +132,7 @@ object Results {
             val dir = file.absoluteFile.parentFile
             val listed = r[ProfileLayout.FIELD]?.takeIf { it.isArray }
             val profiles = (0 until (listed?.size() ?: 0)).map { File(dir, listed!![it].asString()).normalize() }
-            Run(
+            BenchmarkResult(
                 r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles,
                 r["jdkVersion"]?.asString() ?: "", r["forks"]?.asInt() ?: 0, r["measurementIterations"]?.asInt() ?: 0,
                 r["measurementTime"]?.asString() ?: "",

@@ -15,16 +15,16 @@ internal object RowFlags {
      * no failed request, no guard fired (a saturated client, Little's law off, unanswered or late requests: its
      * figures do not measure the server as labelled). A row without a verdict is no headline, however it leads.
      */
-    fun judged(run: Run): Boolean = !run.notSteady && !run.steadinessNotJudged && errors(run) == 0.0 &&
+    fun judged(run: BenchmarkResult): Boolean = !run.notSteady && !run.steadinessNotJudged && errors(run) == 0.0 &&
         guards(run).isEmpty()
 
-    private fun errors(run: Run): Double =
+    private fun errors(run: BenchmarkResult): Double =
         run.metric(MetricCatalogue.ERRORS.name)?.score?.takeIf { it.isFinite() } ?: 0.0
 
-    private fun guards(run: Run): List<String> = run.warnings.filter { it != NOT_STEADY }
+    private fun guards(run: BenchmarkResult): List<String> = run.warnings.filter { it != NOT_STEADY }
 
     /** What a reader must know before trusting a row: not steady, failures, the guards that fired. */
-    fun of(runs: List<Run>, name: (Run) -> String): List<String> {
+    fun of(runs: List<BenchmarkResult>, name: (BenchmarkResult) -> String): List<String> {
         val out = mutableListOf<String>()
         val unsteady = runs.filter { it.notSteady }
         if (unsteady.isNotEmpty() && runs.size > 1) {
@@ -55,22 +55,25 @@ internal object RowFlags {
     }
 
     /** Still warming (a trend) or noisy (a wide interval), from `warning.notSteady` ([Steadiness.NOISY_FLAG]). */
-    private fun kind(run: Run): String =
-        if (run.secondary[Run.NOT_STEADY]?.score == Steadiness.NOISY_FLAG) "noisy" else "still warming"
+    private fun kind(run: BenchmarkResult): String =
+        if (run.secondary[BenchmarkResult.NOT_STEADY]?.score == Steadiness.NOISY_FLAG) "noisy" else "still warming"
 
     /**
      * Under a table with rows not steady: what that means, then per kind the rows and what to do, with the command
      * ([SteadinessAdvice]; the suite's own when `scripts/bench` ran the report).
      */
-    fun notSteadyLegend(runs: List<Run>, name: (Run) -> String): String {
+    fun notSteadyLegend(runs: List<BenchmarkResult>, name: (BenchmarkResult) -> String): String {
         val unsteady = runs.filter { it.notSteady }
         val kinds = unsteady.groupBy { kind(it) }.toSortedMap(compareByDescending { it })
         val warmed = unsteady.maxOfOrNull { it.secondary[MetricCatalogue.WARMUP_SECONDS.name]?.score ?: 0.0 } ?: 0.0
-        return "(not steady): the measured iterations were not steady (`${Run.NOT_STEADY}`): do not compare such a " +
-            "row, with other rows or with a baseline. No change on it, or against a baseline row that was not " +
-            "steady, is marked." + kinds.entries.joinToString("") { (kind, rows) ->
+        return "(not steady): the measured iterations were not steady (`${BenchmarkResult.NOT_STEADY}`): " +
+            "do not compare such a row, with other rows or with a baseline. No change on it, or against a baseline " +
+            "row that was not steady, is marked." + kinds.entries.joinToString("") { (kind, rows) ->
                 val what = if (kind == "noisy") "the iterations scatter (a wide interval, no trend)" else "a trend"
-                val advice = SteadinessAdvice.of(rows.first().secondary.getValue(Run.NOT_STEADY).score, warmed)
+                val advice = SteadinessAdvice.of(
+                    rows.first().secondary.getValue(BenchmarkResult.NOT_STEADY).score,
+                    warmed,
+                )
                 " ${kind.replaceFirstChar { it.uppercase() }}, $what: ${rows.joinToString(", ") { name(it) }}: $advice."
             }
     }

@@ -22,7 +22,7 @@ internal object TlsCondition {
      * without a parameter ran plain HTTP/1.1: `tls=false` and `protocol=h1` are dropped on reading ([Results]), and
      * older results predate both.
      */
-    fun of(runs: List<Run>): String? {
+    fun of(runs: List<BenchmarkResult>): String? {
         val tls = runs.map { it.params[TLS] ?: "false" }.distinct().singleOrNull()
         val protocol = when (runs.map { it.params[PROTOCOL] ?: "h1" }.distinct().singleOrNull()) {
             "h1" -> "HTTP/1.1"
@@ -37,10 +37,10 @@ internal object TlsCondition {
     }
 
     /** What a table says once above its rows: HTTPS and HTTP/2 where all of them ran so; "" otherwise. */
-    fun tableHeader(runs: List<Run>): String =
+    fun tableHeader(runs: List<BenchmarkResult>): String =
         (if (allHttps(runs)) "$HTTPS.\n\n" else "") + (if (allHttp2(runs)) "$HTTP2.\n\n" else "")
 
-    fun allHttps(runs: List<Run>): Boolean = runs.isNotEmpty() && runs.all { it.params[TLS] == "true" }
+    fun allHttps(runs: List<BenchmarkResult>): Boolean = runs.isNotEmpty() && runs.all { it.params[TLS] == "true" }
 
-    fun allHttp2(runs: List<Run>): Boolean = runs.isNotEmpty() && runs.all { it.params[PROTOCOL] == "h2" }
+    fun allHttp2(runs: List<BenchmarkResult>): Boolean = runs.isNotEmpty() && runs.all { it.params[PROTOCOL] == "h2" }
 }

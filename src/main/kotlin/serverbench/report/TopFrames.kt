@@ -108,7 +108,7 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
          * `### Where the time went (<event> samples)` with a small table per profiled row (top 5 by self and by total
          * time, side by side), for the rows of one family; empty when none of them was profiled.
          */
-        fun markdown(runs: List<Run>): String {
+        fun markdown(runs: List<BenchmarkResult>): String {
             val profiles = runs.sortedWith(ROWS).flatMap { run ->
                 run.profiles.filter { it.extension == "collapsed" && it.isFile }.groupBy(ProfileLayout::event)
                     .map { (event, files) -> Triple(event, run, files) }
@@ -146,7 +146,7 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
         private fun code(name: String) = "`" + name.replace('`', '\'').replace("|", "\\|") + "`"
 
         /** The tables' order: variant, server, then the parameters, numbers by value. */
-        private val ROWS = Comparator<Run> { a, b ->
+        private val ROWS = Comparator<BenchmarkResult> { a, b ->
             compareValuesBy(a, b, { it.variant }, { it.params[ParamNames.SERVER] }).takeIf { it != 0 }
                 ?: (a.params.keys + b.params.keys).sorted().asSequence().map { k ->
                     val x = a.params[k]

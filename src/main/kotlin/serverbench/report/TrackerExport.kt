@@ -41,7 +41,7 @@ object TrackerExport {
      * [runs] as [format]; [leftOut] hears of each run left out: one whose throughput was still changing while it was
      * measured (`warning.notSteady`), whose figures must not be compared with another commit's.
      */
-    fun render(format: Format, runs: List<Run>, leftOut: (String) -> Unit = {}): String {
+    fun render(format: Format, runs: List<BenchmarkResult>, leftOut: (String) -> Unit = {}): String {
         val kept = runs.filter { run ->
             if (run.notSteady) leftOut("${name(run)}: not steady (warning.notSteady), left out of the export")
             !run.notSteady
@@ -57,28 +57,29 @@ object TrackerExport {
     }
 
     /** `CpuBenchmark.direct (concurrency=64, limit=10000, server=netty)`: parameters by name, unset knobs left out. */
-    fun name(run: Run): String {
+    fun name(run: BenchmarkResult): String {
         val params = run.params.filterNot { Knobs.unset(it.key, it.value) }.toSortedMap()
             .entries.joinToString(", ") { "${it.key}=${it.value}" }
         val method = run.benchmark.split('.').takeLast(2).joinToString(".")
         return if (params.isEmpty()) method else "$method ($params)"
     }
 
-    private fun github(mapper: JsonMapper, runs: List<Run>, metrics: List<MetricSpec>) = mapper.createArrayNode().also {
-        for (run in runs) {
-            for (t in metrics) {
-                val m = converted(run, t) ?: continue
-                val o = it.addObject()
-                o.put("name", "${name(run)} · ${t.headline!!.label}")
-                o.put("unit", t.headline.unit)
-                o.put("value", m.score)
-                range(m)?.let { r -> o.put("range", r) }
-                o.put("extra", extra(run, t, range(m) != null))
+    private fun github(mapper: JsonMapper, runs: List<BenchmarkResult>, metrics: List<MetricSpec>) =
+        mapper.createArrayNode().also {
+            for (run in runs) {
+                for (t in metrics) {
+                    val m = converted(run, t) ?: continue
+                    val o = it.addObject()
+                    o.put("name", "${name(run)} · ${t.headline!!.label}")
+                    o.put("unit", t.headline.unit)
+                    o.put("value", m.score)
+                    range(m)?.let { r -> o.put("range", r) }
+                    o.put("extra", extra(run, t, range(m) != null))
+                }
             }
         }
-    }
 
-    private fun bencher(mapper: JsonMapper, runs: List<Run>): ObjectNode = mapper.createObjectNode().also {
+    private fun bencher(mapper: JsonMapper, runs: List<BenchmarkResult>): ObjectNode = mapper.createObjectNode().also {
         for (run in runs) {
             val measures = mapper.createObjectNode()
             for (t in MetricCatalogue.headlines) {
@@ -99,7 +100,7 @@ object TrackerExport {
      * The run's [t] in its headline's unit, a time converted to it; null when the run has none, or no number (JSON
      * holds no NaN).
      */
-    private fun converted(run: Run, t: MetricSpec): Metric? {
+    private fun converted(run: BenchmarkResult, t: MetricSpec): Metric? {
         val m = run.metric(t.name)?.takeIf { it.score.isFinite() } ?: return null
         val to = EXPONENT[t.headline!!.unit] ?: return m
         val from = EXPONENT[m.unit] ?: return null
@@ -117,7 +118,7 @@ object TrackerExport {
         return if (symmetric) "± ${num(m.error)}" else "${num(m.low)} – ${num(m.high)}"
     }
 
-    private fun extra(run: Run, t: MetricSpec, ranged: Boolean): String = listOfNotNull(
+    private fun extra(run: BenchmarkResult, t: MetricSpec, ranged: Boolean): String = listOfNotNull(
         if (ranged) rangeMeaning(run, t) else null,
         if (run.forks >
             0
@@ -131,7 +132,7 @@ object TrackerExport {
     ).joinToString("\n")
 
     /** What the range holds: JMH's interval, or for a percentile the range of its per-iteration values. */
-    private fun rangeMeaning(run: Run, t: MetricSpec): String {
+    private fun rangeMeaning(run: BenchmarkResult, t: MetricSpec): String {
         val label = t.headline!!.label
         if (!PercentileRange.isPercentile(t.name)) return "range: JMH's 99.9 % interval"
         val n = run.iterations * maxOf(1, run.forks)

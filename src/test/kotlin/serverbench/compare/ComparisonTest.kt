@@ -3,8 +3,8 @@ package serverbench.compare
 import org.junit.jupiter.api.Test
 import serverbench.compare.ForkOrder.Side
 import serverbench.metrics.MetricCatalogue
+import serverbench.report.BenchmarkResult
 import serverbench.report.Metric
-import serverbench.report.Run
 import tools.jackson.databind.json.JsonMapper
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
@@ -18,7 +18,7 @@ class ComparisonTest {
         p99: Double,
         server: String = "netty",
         cpu: Metric = Metric(100.0, Double.NaN, "us"),
-    ) = Run(
+    ) = BenchmarkResult(
         "serverbench.benchmarks.CpuBenchmark.direct",
         linkedMapOf("server" to server, "limit" to limit, "concurrency" to "64"),
         Metric(score, 1.0, "ops/s"),
@@ -89,10 +89,10 @@ class ComparisonTest {
     @Test
     fun `sides whose rows ran on other numbers of client threads get one warning line, unless the sides set it`() {
         // clientThreads=auto is left out of the key: 1 thread on a 2-core base machine, 4 on a 16-core head one.
-        fun threads(run: Run, n: Int) =
+        fun threads(run: BenchmarkResult, n: Int) =
             run.copy(secondary = run.secondary + ("client.threads" to Metric(n.toDouble(), Double.NaN, "threads")))
         val differing = forks.map { (side, runs) -> side to runs.map { threads(it, if (side == Side.BASE) 1 else 4) } }
-        fun warnings(forks: List<Pair<Side, List<Run>>>, sideParams: Set<String> = setOf("limit")) =
+        fun warnings(forks: List<Pair<Side, List<BenchmarkResult>>>, sideParams: Set<String> = setOf("limit")) =
             ComparisonOutput.markdown(Comparison.of(forks, sideParams), "b", "h", "f").lines()
                 .filter { it.startsWith("Warning:") }
         assertEquals(

@@ -2,8 +2,8 @@ package serverbench.hyperfoil
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.report.BenchmarkResult
 import serverbench.report.Results
-import serverbench.report.Run
 import java.io.File
 import java.util.Properties
 import kotlin.test.assertEquals
@@ -43,7 +43,12 @@ class HyperfoilRowTest {
         },
     )
 
-    private fun read(dir: File, w: Workload, summary: RunSummary, sizing: HyperfoilYaml.Sizing = this.sizing): Run {
+    private fun read(
+        dir: File,
+        w: Workload,
+        summary: RunSummary,
+        sizing: HyperfoilYaml.Sizing = this.sizing,
+    ): BenchmarkResult {
         val file = File(dir, "hyperfoil.json")
         HyperfoilRow.write(listOf(HyperfoilRow.fold(w, summary, sizing).json), file)
         return Results.read(file).single()
@@ -96,7 +101,7 @@ class HyperfoilRowTest {
     fun `under five iterations a row carries no steadiness verdict, as the harness writes none`(@TempDir dir: File) {
         // 4 iterations of 1 s (sizing): too few for either test, so neither steady (0) nor not (1) is written.
         val run = read(dir, workload("server=netty", "concurrency=8"), summary())
-        assertFalse(Run.NOT_STEADY in run.secondary, "${run.secondary.keys}")
+        assertFalse(BenchmarkResult.NOT_STEADY in run.secondary, "${run.secondary.keys}")
         assertTrue(run.steadinessNotJudged)
     }
 

@@ -179,13 +179,13 @@ class ChartsTest {
 
     companion object {
         /** A cpu-offload-like sweep: direct and completableFuture on netty and tomcat, limit 100..300000, ±5 %. */
-        fun offload(): List<Run> = listOf("direct", "completableFuture").flatMap { variant ->
+        fun offload(): List<BenchmarkResult> = listOf("direct", "completableFuture").flatMap { variant ->
             listOf("netty", "tomcat").flatMap { server ->
                 listOf(100, 1000, 10000, 100000, 300000).map { limit ->
                     val speed = (if (server == "netty") 1.0 else 0.85) * (if (variant == "direct") 1.0 else 0.9)
                     val score = 40000 * 100.0.pow(0.8) / limit.toDouble().pow(0.8) * speed
                     val p99 = 64 * 1000.0 / score * 2.5
-                    Run(
+                    BenchmarkResult(
                         "serverbench.benchmarks.CpuBenchmark.$variant",
                         mapOf("concurrency" to "64", "limit" to "$limit", "server" to server, "rate" to "0"),
                         Metric(score, score * 0.05, "ops/s"),

@@ -9,9 +9,9 @@ import kotlin.test.assertTrue
  * workload: one table, the engine named in a column and in the findings, which compare them as candidates of one group.
  */
 class EngineRowsTest {
-    private fun noop(score: Double, engine: String?) = Run(
+    private fun noop(score: Double, engine: String?) = BenchmarkResult(
         "serverbench.benchmarks.NoopBenchmark.hello",
-        mapOf("server" to "netty", "concurrency" to "8") + listOfNotNull(engine?.let { Run.ENGINE to it }),
+        mapOf("server" to "netty", "concurrency" to "8") + listOfNotNull(engine?.let { BenchmarkResult.ENGINE to it }),
         Metric(score, 100.0, "ops/s"),
         mapOf("latency.p99" to Metric(3.0, Double.NaN, "ms")),
     )

@@ -25,14 +25,14 @@ class FindingsTest {
         jdk: String = "17.0.9",
         // As the quick suite measures: 8 a side put two p99 ranges apart at p = 0.016 %, beyond noise.
         iterations: Int = 8,
-    ) = Run(
+    ) = BenchmarkResult(
         "serverbench.benchmarks.$benchmark",
         params + ("server" to server) + knobs(params, server),
         Metric(rps, rpsError, "ops/s"),
         mapOf(
             "latency.p99" to Metric(p99, maxOf(p99 - p99Low, p99High - p99), "ms", p99Low, p99High, iterations),
             "errors" to Metric(errors, Double.NaN, "count"),
-            Run.NOT_STEADY to Metric(if (notSteady) 1.0 else 0.0, Double.NaN, "flag"),
+            BenchmarkResult.NOT_STEADY to Metric(if (notSteady) 1.0 else 0.0, Double.NaN, "flag"),
         ) +
             warnings.associate { "warning.$it" to Metric(0.5, Double.NaN, "share") },
         jdkVersion = jdk,
@@ -52,7 +52,7 @@ class FindingsTest {
         )
     }
 
-    private fun lines(runs: List<Run>) = Findings.markdown(runs).lines()
+    private fun lines(runs: List<BenchmarkResult>) = Findings.markdown(runs).lines()
 
     /** Both stacks × CPU direct/completableFuture × blocking direct/nonBlocking, and Noop: a quick-suite-like run. */
     private val cpu = mapOf("concurrency" to "64", "limit" to "10000")
@@ -232,7 +232,7 @@ class FindingsTest {
     @Test
     fun `rows with too few iterations to judge have no verdict, so they are named and never ranked`() {
         // Under -i 5 the guard gives no verdict and writes no warning.notSteady.
-        fun unjudged(r: Run) = r.copy(secondary = r.secondary - Run.NOT_STEADY, iterations = 3)
+        fun unjudged(r: BenchmarkResult) = r.copy(secondary = r.secondary - BenchmarkResult.NOT_STEADY, iterations = 3)
         val netty = run("CpuBenchmark.direct", "netty", 10_000.0, 100.0, 10.0, 9.0, 11.0)
         val tomcat = run("CpuBenchmark.direct", "tomcat", 9_500.0, 100.0, 30.0, 28.0, 33.0)
         val one = lines(listOf(unjudged(netty), tomcat.copy(iterations = 5)))

@@ -51,11 +51,11 @@ class FlamegraphTitleTest {
     @Test
     fun `a differential flamegraph is titled with its run and base to head`(@TempDir dir: File) {
         val headParams = mapOf("concurrency" to "64", "limit" to "10000", "server" to "netty")
-        fun run(side: String, n: Int): Run {
+        fun run(side: String, n: Int): BenchmarkResult {
             val out = ProfileLayout.dir(File(dir, side), benchmark, headParams).apply { mkdirs() }
             val collapsed = File(out, "cpu.collapsed")
                 .apply { writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\n") }
-            return Run(benchmark, headParams, Metric(1.0, 0.1, "ops/s"), emptyMap(), listOf(collapsed))
+            return BenchmarkResult(benchmark, headParams, Metric(1.0, 0.1, "ops/s"), emptyMap(), listOf(collapsed))
         }
         // printedBy: the converter's progress line stays off the test output.
         val diffs = printedBy { Flamegraphs.diff(run("base", 30), run("head", 40), File(dir, "diff"), dir) }.value

@@ -15,13 +15,13 @@ import kotlin.test.assertTrue
 class ForkAllowanceTest {
     private val cpu = mapOf("concurrency" to "64", "limit" to "10000")
 
-    private fun fork(random: Random, server: String, rps: Double, p99: Double, betweenCv: Double): Run {
+    private fun fork(random: Random, server: String, rps: Double, p99: Double, betweenCv: Double): BenchmarkResult {
         val forkRps = rps * (1 + betweenCv * random.gaussian())
         val forkP99 = p99 * (1 + betweenCv * random.gaussian())
         val rates = DoubleArray(ITERATIONS) { forkRps * (1 + WITHIN_CV * random.gaussian()) }
         val p99s = DoubleArray(ITERATIONS) { forkP99 * (1 + WITHIN_P99_CV * random.gaussian()) }
         val stats = ListStatistics(rates)
-        return Run(
+        return BenchmarkResult(
             "serverbench.benchmarks.CpuBenchmark.direct",
             cpu + ("server" to server),
             Metric(stats.mean, stats.getMeanErrorAt(0.999), "ops/s"),
@@ -35,7 +35,7 @@ class ForkAllowanceTest {
                     ITERATIONS,
                 ),
                 "errors" to Metric(0.0, Double.NaN, "count"),
-                Run.NOT_STEADY to Metric(0.0, Double.NaN, "flag"),
+                BenchmarkResult.NOT_STEADY to Metric(0.0, Double.NaN, "flag"),
             ),
             jdkVersion = "17.0.15",
             forks = 1,

@@ -25,7 +25,7 @@ class ReportTest {
 
     @Test
     fun `open-loop rows show the uncorrected p99 beside the corrected one, and fired guards are named`() {
-        fun run(rate: String, warning: Double) = Run(
+        fun run(rate: String, warning: Double) = BenchmarkResult(
             "serverbench.benchmarks.DelayBenchmark.delay",
             mapOf("server" to "netty", "rate" to rate),
             Metric(100.0, 1.0, "ops/s"),
@@ -56,14 +56,14 @@ class ReportTest {
 
     @Test
     fun `a table says for how many rows steadiness was not judged, too few iterations`() {
-        fun run(server: String, iterations: Int, secondary: Map<String, Metric>) = Run(
+        fun run(server: String, iterations: Int, secondary: Map<String, Metric>) = BenchmarkResult(
             "serverbench.benchmarks.NoopBenchmark.hello",
             mapOf("server" to server),
             Metric(100.0, 1.0, "ops/s"),
             secondary,
             iterations = iterations,
         )
-        val steady = mapOf(Run.NOT_STEADY to Metric(0.0, Double.NaN, "flag"))
+        val steady = mapOf(BenchmarkResult.NOT_STEADY to Metric(0.0, Double.NaN, "flag"))
         val runs = listOf(run("netty", 3, emptyMap()), run("tomcat", 5, steady))
         val note = "Steadiness not judged for 1 of 2 rows: fewer than 5 measured iterations per fork are too few to " +
             "judge whether throughput was steady (`-i 5` or more)"
@@ -75,7 +75,7 @@ class ReportTest {
 
     @Test
     fun `counts print as whole numbers`() {
-        val run = Run(
+        val run = BenchmarkResult(
             "serverbench.benchmarks.NoopBenchmark.hello",
             mapOf("server" to "netty"),
             Metric(100.0, 1.0, "ops/s"),
@@ -87,7 +87,7 @@ class ReportTest {
 
     @Test
     fun `a report of runs against a target says which host measured which figures, others do not`() {
-        fun noop(secondary: Map<String, Metric>) = Run(
+        fun noop(secondary: Map<String, Metric>) = BenchmarkResult(
             "serverbench.benchmarks.NoopBenchmark.hello",
             mapOf("server" to "netty"),
             Metric(100.0, 1.0, "ops/s"),
@@ -100,13 +100,13 @@ class ReportTest {
 
     @Test
     fun `the database family's rows show how long requests waited for a pooled connection, other families do not`() {
-        val db = Run(
+        val db = BenchmarkResult(
             "serverbench.benchmarks.DatabaseBenchmark.jdbc",
             mapOf("server" to "tomcat"),
             Metric(100.0, 1.0, "ops/s"),
             mapOf("db.poolWait.mean" to Metric(1500.0, 10.0, "us"), "db.poolWait.max" to Metric(42.0, 0.0, "ms")),
         )
-        val noop = Run(
+        val noop = BenchmarkResult(
             "serverbench.benchmarks.NoopBenchmark.hello",
             mapOf("server" to "netty"),
             Metric(1.0, 1.0, "ops/s"),
@@ -122,7 +122,7 @@ class ReportTest {
 
     @Test
     fun `budgeted and unbudgeted servers get tables of their own, the budgeted one with its throttling`() {
-        fun run(cpus: String, limit: String) = Run(
+        fun run(cpus: String, limit: String) = BenchmarkResult(
             "serverbench.benchmarks.CpuBenchmark.direct",
             mapOf("server" to "tomcat", "cpus" to cpus, "cpuset" to "none", "limit" to limit),
             Metric(100.0, 1.0, "ops/s"),
@@ -166,7 +166,7 @@ class ReportTest {
     @Test
     fun `a row whose baseline ran on another number of client threads is named in one warning line`() {
         // -p clientThreads=auto is dropped from keys: the baseline's machine resolved it to 1, this run's to 4.
-        fun threads(runs: List<Run>, n: Int) = runs.map {
+        fun threads(runs: List<BenchmarkResult>, n: Int) = runs.map {
             it.copy(secondary = it.secondary + ("client.threads" to Metric(n.toDouble(), Double.NaN, "threads")))
         }
         val report = Report.markdown(threads(head, 4), "head.json", threads(base, 1), "base.json")
@@ -189,9 +189,12 @@ class ReportTest {
     fun `significant only when the intervals do not overlap, in the metric's own direction`() {
         val base = Metric(100.0, 10.0, "ops/s")
         // 105..125 overlaps 90..110
-        assertEquals(Report.Change.NONE, Report.significance(Run.SCORE, Metric(115.0, 10.0, "ops/s"), base))
-        assertEquals(Report.Change.BETTER, Report.significance(Run.SCORE, Metric(125.0, 10.0, "ops/s"), base))
-        assertEquals(Report.Change.WORSE, Report.significance(Run.SCORE, Metric(75.0, 10.0, "ops/s"), base))
+        assertEquals(Report.Change.NONE, Report.significance(BenchmarkResult.SCORE, Metric(115.0, 10.0, "ops/s"), base))
+        assertEquals(
+            Report.Change.BETTER,
+            Report.significance(BenchmarkResult.SCORE, Metric(125.0, 10.0, "ops/s"), base),
+        )
+        assertEquals(Report.Change.WORSE, Report.significance(BenchmarkResult.SCORE, Metric(75.0, 10.0, "ops/s"), base))
         // A percentile's ranges apart count at 0.1 %: over 8 iterations a side (2 ÷ C(16, 8) = 0.016 %), not over 5
         // (0.79 %), nor over counts the file does not give.
         fun p99(score: Double, iterations: Int) = Metric(score, 10.0, "ms", samples = iterations)
@@ -201,7 +204,10 @@ class ReportTest {
         assertEquals(Report.Change.NONE, Report.significance("latency.p99", p99(125.0, 8), base))
         assertEquals(Report.Change.NONE, Report.significance("latency.p99", p99(115.0, 8), p99(100.0, 8)))
         // Without an interval nothing is significant, except a different count of errors.
-        assertEquals(Report.Change.NONE, Report.significance(Run.SCORE, Metric(500.0, Double.NaN, "ops/s"), base))
+        assertEquals(
+            Report.Change.NONE,
+            Report.significance(BenchmarkResult.SCORE, Metric(500.0, Double.NaN, "ops/s"), base),
+        )
         val errors = Report.significance("errors", Metric(3.0, Double.NaN, "count"), Metric(0.0, Double.NaN, "count"))
         assertEquals(Report.Change.WORSE, errors)
     }
@@ -248,7 +254,7 @@ class ReportTest {
 
     @Test
     fun `a differential flamegraph is made for a row profiled in both runs, its forks summed`(@TempDir dir: File) {
-        fun profiled(run: Run, side: String, vararg forks: Int) = run.copy(
+        fun profiled(run: BenchmarkResult, side: String, vararg forks: Int) = run.copy(
             profiles = forks.mapIndexed { i, n ->
                 val name = if (forks.size > 1) "cpu-pid$i.collapsed" else "cpu.collapsed"
                 File(ProfileLayout.dir(File(dir, side), run.benchmark, run.params).apply { mkdirs() }, name).apply {

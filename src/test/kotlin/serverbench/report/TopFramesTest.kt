@@ -112,7 +112,7 @@ class TopFramesTest {
 
     private val benchmark = "serverbench.benchmarks.CpuBenchmark.direct"
 
-    private fun run(limit: String, profiles: List<File> = emptyList()) = Run(
+    private fun run(limit: String, profiles: List<File> = emptyList()) = BenchmarkResult(
         benchmark,
         mapOf("server" to "netty", "limit" to limit, "concurrency" to "64"),
         Metric(1000.0, 10.0, "ops/s"),
