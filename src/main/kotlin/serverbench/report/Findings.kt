@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.metrics.FigureFormat
 import serverbench.metrics.MetricCatalogue
 import serverbench.metrics.MetricSpec
 import serverbench.params.Knobs
@@ -9,7 +10,7 @@ import serverbench.params.ParamNames as N
 /**
  * The answer a report opens with, computed from the run: per family and parameter point, which variant on which
  * stack served the most req/s and which had the lowest p99, each against the runner-up, and whether the lead is larger
- * than the noise: the rule the baseline marks use ([Report.significance]: at the 99.9 % level) on intervals widened by
+ * than the noise: the rule the baseline marks use ([Significance]: at the 99.9 % level) on intervals widened by
  * the between-fork allowance ([ForkAllowance]), as a row is one fork. A p99 lead
  * whose per-iteration ranges are apart at a weaker level says so with its p rather than "beyond noise". The conditions
  * come first: a verdict holds only for the loop, CPU budget and JDK it was measured under.
@@ -154,7 +155,9 @@ object Findings {
             else -> "lowest p99 **${name(ranked[0])}**"
         }
         val unit = if (higherBetter) "" else " ms"
-        return "$what: ${Report.format(best.score)} vs ${Report.format(next.score)}$unit (${name(ranked[1])})" +
+        return "$what: ${FigureFormat.format(
+            best.score,
+        )} vs ${FigureFormat.format(next.score)}$unit (${name(ranked[1])})" +
             (relative(best.score, next.score, higherBetter)?.let { ", $it" } ?: "") +
             ", ${noiseText(metric, best, next)}"
     }
@@ -174,7 +177,7 @@ object Findings {
         return String.format(Locale.ROOT, if (pct < 10) "%s%.1f %%" else "%s%.0f %%", sign, pct)
     }
 
-    /** How a lead compares with the two rows' noise, by the report's rule ([Report.significance]). */
+    /** How a lead compares with the two rows' noise, by the report's rule ([Significance]). */
     private enum class Noise { NO_INTERVAL, WITHIN, BEYOND, APART }
 
     /** Each row's interval widened by the between-fork allowance first ([ForkAllowance]). */
@@ -182,8 +185,8 @@ object Findings {
         val (a, b) = ForkAllowance.widen(x) to ForkAllowance.widen(y)
         return when {
             a.error.isNaN() || b.error.isNaN() -> Noise.NO_INTERVAL
-            Report.significance(metric, a, b) != Report.Change.NONE -> Noise.BEYOND
-            Report.overlap(a, b) -> Noise.WITHIN
+            Significance.of(metric, a, b) != Significance.Change.NONE -> Noise.BEYOND
+            Significance.overlap(a, b) -> Noise.WITHIN
             else -> Noise.APART // percentile ranges apart, at a level weaker than the report's (or unknown)
         }
     }
@@ -195,7 +198,7 @@ object Findings {
 
         Noise.WITHIN -> "within noise"
 
-        Noise.APART -> Report.apartP(a, b).let { p ->
+        Noise.APART -> Significance.apartP(a, b).let { p ->
             if (p.isNaN()) "ranges apart (iterations unknown)" else "ranges apart, p = ${percent(p)}"
         }
     }
@@ -243,7 +246,11 @@ object Findings {
                     if (aAhead) relative(x.score, y.score, higherBetter) else relative(y.score, x.score, higherBetter),
                 )
 
-                Noise.APART -> Outcome(if (Report.apartP(x, y).isNaN()) APART_UNKNOWN else APART, variant(a), null)
+                Noise.APART -> Outcome(
+                    if (Significance.apartP(x, y).isNaN()) APART_UNKNOWN else APART,
+                    variant(a),
+                    null,
+                )
 
                 Noise.WITHIN -> Outcome(WITHIN, variant(a), null)
 
@@ -272,8 +279,8 @@ object Findings {
     private const val WITHIN = "within noise"
     private const val NO_INTERVAL = "no interval"
 
-    private fun figures(run: BenchmarkResult): String = "${Report.format(run.primary.score)} req/s" +
-        (run.metric(P99)?.takeIf { it.score.isFinite() }?.let { ", p99 ${Report.format(it.score)} ms" } ?: "")
+    private fun figures(run: BenchmarkResult): String = "${FigureFormat.format(run.primary.score)} req/s" +
+        (run.metric(P99)?.takeIf { it.score.isFinite() }?.let { ", p99 ${FigureFormat.format(it.score)} ms" } ?: "")
 
     private fun name(run: BenchmarkResult): String = listOfNotNull(run.params[SERVER], variant(run)).joinToString(" ")
 

@@ -76,7 +76,7 @@ class ForkAllowanceTest {
         repeat(PAIRS) {
             val a = fork(random, "netty", 7_000.0, 20.0, ForkAllowance.BASIS_CV)
             val b = fork(random, "tomcat", 7_000.0, 20.0, ForkAllowance.BASIS_CV)
-            if (!Report.overlap(a.primary, b.primary)) apart++
+            if (!Significance.overlap(a.primary, b.primary)) apart++
         }
         val share = apart.toDouble() / PAIRS
         assertTrue(share > 5 * ForkAllowance.PROMISE, "bare intervals apart in ${100 * share} % of A/A pairs")
