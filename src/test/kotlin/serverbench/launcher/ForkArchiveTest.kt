@@ -3,6 +3,7 @@ package serverbench.launcher
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import org.openjdk.jmh.runner.options.CommandLineOptions
+import serverbench.testing.planRun
 import java.io.File
 import java.util.concurrent.TimeUnit
 import java.util.jar.JarEntry
@@ -143,12 +144,7 @@ class ForkArchiveTest {
 
         val user = CommandLineOptions("-jvmArgsAppend", "-Xmx700m -Dmine=1")
         assertNull(ForkArchive.userFlag(user))
-        val run = Plan.Run(
-            "serverbench.benchmarks.NoopBenchmark.hello",
-            org.openjdk.jmh.annotations.Mode.Throughput,
-            linkedMapOf("server" to "netty"),
-            1,
-        )
+        val run = planRun("NoopBenchmark.hello", "server" to "netty", estimateSeconds = 1)
         assertEquals(
             listOf("-Xmx700m", "-Dmine=1", "-XX:SharedArchiveFile=x.jsa"),
             SingleRun(user, run, listOf("-XX:SharedArchiveFile=x.jsa")).jvmArgsAppend.get().toList(),
