@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import org.openjdk.jmh.runner.options.CommandLineOptions
 import serverbench.testing.planRun
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import java.util.jar.JarEntry
 import java.util.jar.JarOutputStream
 import java.util.jar.Manifest
@@ -69,12 +69,8 @@ class ForkArchiveTest {
 
         fun train(record: List<String>): String? {
             runs++
-            val p = ProcessBuilder(
-                listOf(java) + record + listOf("-cp", jar.path, "Hello"),
-            ).redirectErrorStream(true).start()
-            p.inputStream.readAllBytes()
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS))
-            return if (p.exitValue() == 0) null else "exit ${p.exitValue()}"
+            val exit = runProcess(listOf(java) + record + listOf("-cp", jar.path, "Hello"), mergeErr = true).exitCode
+            return if (exit == 0) null else "exit $exit"
         }
     }
 
