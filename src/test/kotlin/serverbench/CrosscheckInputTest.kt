@@ -2,8 +2,8 @@ package serverbench
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 
@@ -21,16 +21,13 @@ class CrosscheckInputTest {
             }
         }
         val results = File("jmh-results").list().orEmpty().filter { it.startsWith("crosscheck-") }.toSet()
-        val p = ProcessBuilder(listOf("bash", "scripts/crosscheck") + args)
-            .redirectErrorStream(true)
-            .also {
-                it.environment()["PATH"] = bin.path + File.pathSeparator + System.getenv("PATH")
-                it.environment().remove("JAVA_HOME")
-            }
-            .start()
-        val text = p.inputStream.bufferedReader().readText()
-        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "scripts/crosscheck ${args.joinToString(" ")} did not finish")
-        assertEquals(2, p.exitValue(), text)
+        val run = runProcess(
+            listOf("bash", "scripts/crosscheck") + args,
+            env = mapOf("PATH" to bin.path + File.pathSeparator + System.getenv("PATH"), "JAVA_HOME" to null),
+            mergeErr = true,
+        )
+        val text = run.stdout
+        assertEquals(2, run.exitCode, text)
         assertEquals(1, text.trim().lines().size, text)
         assertTrue(text.startsWith("crosscheck: ") && text.contains(says), text)
         assertEquals(results, File("jmh-results").list().orEmpty().filter { it.startsWith("crosscheck-") }.toSet())

@@ -3,11 +3,13 @@ package serverbench
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import serverbench.benchmarks.Jar
+import serverbench.testing.git
+import serverbench.testing.runProcess
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
-import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
+import kotlin.time.Duration.Companion.minutes
 
 /**
  * `scripts/pr-compare` on this repository's own history, as the pull-request workflow runs it: the checked-out commit
@@ -16,13 +18,6 @@ import kotlin.test.assertTrue
  */
 @Full
 class PrCompareIT {
-    private fun git(vararg args: String): String {
-        val p = ProcessBuilder(listOf("git") + args).redirectErrorStream(true).start()
-        val out = p.inputStream.bufferedReader().readText()
-        assertTrue(p.waitFor(1, TimeUnit.MINUTES))
-        return out.trim()
-    }
-
     @Test
     fun `an AA comparison of the checked-out commit writes the comment and the artifacts`() {
         // scripts/pr-compare builds the base from git history: a source archive has none, and this is skipped there.
@@ -32,19 +27,18 @@ class PrCompareIT {
         assumeTrue(clone, why)
         val out = File("target/pr-compare-it").absoluteFile.apply { deleteRecursively() }
         val worktrees = git("worktree", "list")
-        val (stdout, stderr) = Jar.outputFiles("pr-compare")
-        val p = ProcessBuilder(
-            "bash", "scripts/pr-compare", "HEAD", "HEAD", "--head-jar", Jar.path.path, "--forks", "4", "--budget", "0",
-            "--out", out.path, "NoopBenchmark.hello$", "-p", "server=netty", "-wi", "0", "-i", "1", "-r", "1s",
-        ).redirectOutput(stdout).redirectError(stderr)
-            .also { it.environment()["JAVA_TOOL_OPTIONS"] = "-Dserverbench.warmup=off" }.start()
-        if (!p.waitFor(15, TimeUnit.MINUTES)) {
-            p.descendants().forEach { it.destroyForcibly() }
-            p.destroyForcibly()
-            error("scripts/pr-compare did not finish in 15 minutes: see $stderr")
-        }
-        val err = stderr.readText()
-        assertEquals(0, p.exitValue(), err.takeLast(4000))
+        val run = runProcess(
+            listOf(
+                "bash", "scripts/pr-compare", "HEAD", "HEAD", "--head-jar", Jar.path.path, "--forks", "4", "--budget",
+                "0", "--out", out.path, "NoopBenchmark.hello$", "-p", "server=netty", "-wi", "0", "-i", "1", "-r", "1s",
+            ),
+            env = mapOf("JAVA_TOOL_OPTIONS" to "-Dserverbench.warmup=off"),
+            outputTo = Jar.outputFiles("pr-compare"),
+            timeout = 15.minutes,
+            name = "scripts/pr-compare",
+        )
+        val err = run.stderr
+        assertEquals(0, run.exitCode, err.takeLast(4000))
         // Its worktrees are gone.
         assertEquals(worktrees, git("worktree", "list"))
 

@@ -2,8 +2,9 @@ package serverbench
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.testing.git
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
 import kotlin.test.assertTrue
@@ -14,13 +15,6 @@ import kotlin.test.assertTrue
  * alone run a benchmark (PrCompareIT runs the script for real).
  */
 class PrCompareInputTest {
-    private fun git(vararg args: String): String {
-        val p = ProcessBuilder(listOf("git") + args).redirectErrorStream(true).start()
-        val out = p.inputStream.bufferedReader().readText()
-        assertTrue(p.waitFor(1, TimeUnit.MINUTES))
-        return out.trim()
-    }
-
     private fun prCompare(dir: File, vararg args: String): Triple<Int, String, File> {
         val bin = File(dir, "bin").apply { mkdirs() }
         File(bin, "mvn").apply {
@@ -28,13 +22,12 @@ class PrCompareInputTest {
             setExecutable(true)
         }
         val out = File(dir, "out")
-        val p = ProcessBuilder(listOf("bash", "scripts/pr-compare") + args + listOf("--out", out.path))
-            .redirectErrorStream(true)
-            .also { it.environment()["PATH"] = bin.path + File.pathSeparator + System.getenv("PATH") }
-            .start()
-        val text = p.inputStream.bufferedReader().readText()
-        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "scripts/pr-compare ${args.joinToString(" ")} did not finish")
-        return Triple(p.exitValue(), text, out)
+        val run = runProcess(
+            listOf("bash", "scripts/pr-compare") + args + listOf("--out", out.path),
+            env = mapOf("PATH" to bin.path + File.pathSeparator + System.getenv("PATH")),
+            mergeErr = true,
+        )
+        return Triple(run.exitCode, run.stdout, out)
     }
 
     private fun refused(dir: File, vararg args: String, says: String) {

@@ -4,11 +4,12 @@ import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import org.yaml.snakeyaml.Yaml
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertNotEquals
 import kotlin.test.assertTrue
+import kotlin.time.Duration.Companion.minutes
 
 /**
  * `.github/workflows/serverbench-pr.yml`, the workflow users copy: actionlint (rhysd/actionlint, the workflow
@@ -29,10 +30,13 @@ class PullRequestWorkflowTest {
     }
 
     private fun lint(binary: File, file: File): Pair<Int, String> {
-        val p = ProcessBuilder(binary.path, "-no-color", file.path).redirectErrorStream(true).start()
-        val out = p.inputStream.bufferedReader().readText()
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "actionlint did not finish")
-        return p.exitValue() to out
+        val run = runProcess(
+            listOf(binary.path, "-no-color", file.path),
+            mergeErr = true,
+            timeout = 2.minutes,
+            name = "actionlint",
+        )
+        return run.exitCode to run.stdout
     }
 
     @Test

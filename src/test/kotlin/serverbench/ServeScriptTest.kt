@@ -2,8 +2,8 @@ package serverbench
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 
@@ -22,11 +22,13 @@ class ServeScriptTest {
             writeText("#!/usr/bin/env bash\necho \"chosen java: \$*\"\n")
             setExecutable(true)
         }
-        val p = ProcessBuilder("bash", File(dir, "scripts/serve").path, "--server", "netty")
-            .redirectErrorStream(true).apply { environment()["JAVA_HOME"] = File(dir, "jdk").path }.start()
-        val out = p.inputStream.bufferedReader().readText()
-        assertTrue(p.waitFor(1, TimeUnit.MINUTES), out)
-        assertEquals(0, p.exitValue(), out)
+        val run = runProcess(
+            listOf("bash", File(dir, "scripts/serve").path, "--server", "netty"),
+            env = mapOf("JAVA_HOME" to File(dir, "jdk").path),
+            mergeErr = true,
+        )
+        val out = run.stdout
+        assertEquals(0, run.exitCode, out)
         assertTrue(out.startsWith("chosen java: ") && "serverbench.fixture.Serve --server netty" in out, out)
     }
 }

@@ -2,8 +2,8 @@ package serverbench
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 
@@ -34,13 +34,8 @@ class SuitesTest {
             f.nameWithoutExtension to fields
         }
 
-    private fun bench(vararg args: String): Triple<Int, String, String> {
-        val p = ProcessBuilder(listOf("bash", "scripts/bench") + args).start()
-        val out = p.inputStream.bufferedReader().readText()
-        val err = p.errorStream.bufferedReader().readText()
-        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "scripts/bench ${args.joinToString(" ")} did not finish")
-        return Triple(p.exitValue(), out, err)
-    }
+    private fun bench(vararg args: String): Triple<Int, String, String> =
+        runProcess(listOf("bash", "scripts/bench") + args).let { Triple(it.exitCode, it.stdout, it.stderr) }
 
     @Test
     fun `every suite file has a description, a duration and a benchmark regex, and only known keys`() {
@@ -115,12 +110,11 @@ class SuitesTest {
             writeText("#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" >> '${args.path}'\n")
             setExecutable(true)
         }
-        val p = ProcessBuilder("bash", "$dir/scripts/bench", "quick", "-Dserverbench.warmupMaxSeconds=60", "-i", "9")
-            .apply { environment()["JAVA_HOME"] = java.parentFile.parentFile.path }
-            .redirectErrorStream(true)
-            .start()
-        p.inputStream.readAllBytes()
-        assertTrue(p.waitFor(1, TimeUnit.MINUTES))
+        runProcess(
+            listOf("bash", "$dir/scripts/bench", "quick", "-Dserverbench.warmupMaxSeconds=60", "-i", "9"),
+            env = mapOf("JAVA_HOME" to java.parentFile.parentFile.path),
+            mergeErr = true,
+        )
         val launcher = args.readLines()
         val beforeJar = launcher.takeWhile { it != "-jar" }
         assertTrue("-Dserverbench.warmupMaxSeconds=60" in beforeJar, "$launcher")

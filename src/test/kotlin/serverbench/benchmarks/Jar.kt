@@ -1,10 +1,12 @@
 package serverbench.benchmarks
 
 import org.junit.jupiter.api.Assumptions.assumeTrue
+import serverbench.testing.ProcessResult
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.atomic.AtomicInteger
+import kotlin.time.Duration.Companion.minutes
 
 /**
  * Runs the built `target/benchmarks.jar` as a user would, with a time bound. What each run prints (forks' stack traces
@@ -30,11 +32,6 @@ object Jar {
         return File(outputs, "$name.out") to File(outputs, "$name.err")
     }
 
-    class Run(val exitCode: Int, val stdout: String, val stderr: String, val out: File, val err: File) {
-        override fun toString() = "exit $exitCode (whole output: $out, $err)\n--- stdout\n${stdout.takeLast(4000)}\n" +
-            "--- stderr\n${stderr.takeLast(4000)}"
-    }
-
     /** A started jar and where its output goes. */
     class Started(val process: Process, val out: File, val err: File)
 
@@ -51,20 +48,14 @@ object Jar {
         java: String = currentJava(),
         minutes: Long = 5,
         jvmArgs: List<String> = emptyList(),
-    ): Run {
+    ): ProcessResult {
         check(path.isFile) { "$path not built: run mvn package first" }
-        val (out, err) = outputFiles(*args)
-        val process = ProcessBuilder(listOf(java) + BOUNDED_WARMUP + jvmArgs + listOf("-jar", path.path) + args)
-            .redirectOutput(out).redirectError(err).start()
-        if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
-            process.descendants().forEach { it.destroyForcibly() }
-            process.destroyForcibly()
-            error(
-                "benchmarks.jar ${args.joinToString(" ")} did not finish in $minutes minutes (whole output: $out, " +
-                    "$err):\n${out.readText().takeLast(3000)}",
-            )
-        }
-        return Run(process.exitValue(), out.readText(), err.readText(), out, err)
+        return runProcess(
+            listOf(java) + BOUNDED_WARMUP + jvmArgs + listOf("-jar", path.path) + args,
+            outputTo = outputFiles(*args),
+            timeout = minutes.minutes,
+            name = "benchmarks.jar ${args.joinToString(" ")}",
+        )
     }
 
     /** Starts the jar without waiting, its output to [Started.out] and [Started.err]; the caller stops it. */

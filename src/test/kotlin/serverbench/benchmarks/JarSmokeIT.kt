@@ -3,6 +3,7 @@ package serverbench.benchmarks
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import serverbench.Full
+import serverbench.testing.runProcess
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -10,6 +11,7 @@ import java.nio.file.Files
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
 import kotlin.test.assertTrue
+import kotlin.time.Duration.Companion.minutes
 
 /**
  * The shaded jar, run the way the README tells users to: it lists the benchmarks, runs both stacks with the
@@ -353,12 +355,15 @@ class JarSmokeIT {
     fun `scripts-bench runs a suite end to end, names its suites, and refuses an unknown one in one line`() {
         fun bench(vararg args: String): Triple<Int, String, String> {
             // Output to files, as Jar.run's: kept under target/jar-runs, and no pipe to fill while the other is read.
-            val (out, err) = Jar.outputFiles("bench", *args)
             // A suite sets its own warmup limit on the command line; JAVA_TOOL_OPTIONS bounds it here all the same.
-            val p = ProcessBuilder(listOf("bash", "scripts/bench") + args).redirectOutput(out).redirectError(err)
-                .also { it.environment()["JAVA_TOOL_OPTIONS"] = "-Dserverbench.warmup=off" }.start()
-            assertTrue(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES), "scripts/bench did not finish: see $out")
-            return Triple(p.exitValue(), out.readText(), err.readText())
+            val run = runProcess(
+                listOf("bash", "scripts/bench") + args,
+                env = mapOf("JAVA_TOOL_OPTIONS" to "-Dserverbench.warmup=off"),
+                outputTo = Jar.outputFiles("bench", *args),
+                timeout = 5.minutes,
+                name = "scripts/bench",
+            )
+            return Triple(run.exitCode, run.stdout, run.stderr)
         }
         val (listed, list, _) = bench("--list")
         assertEquals(0, listed)

@@ -1,8 +1,9 @@
 package serverbench.client
 
-import org.HdrHistogram.Histogram
 import org.junit.jupiter.api.Test
 import serverbench.params.ClientThreadsParam
+import serverbench.testing.clientReport
+import serverbench.testing.latencies
 import kotlin.test.assertEquals
 import kotlin.test.assertFailsWith
 import kotlin.test.assertNull
@@ -58,12 +59,10 @@ class LoadSplitTest {
     }
 
     private fun report(values: List<Long>, failures: Map<FailureKind, Int>, successes: Long = values.size.toLong()) =
-        ClientReport(
-            latencyMicros = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3).also { h ->
-                values.forEach(h::recordValue)
-            },
-            successes = successes,
-            failures = FailureCounts().also { f -> failures.forEach { (k, n) -> repeat(n) { f.add(k, "$k") } } },
+        clientReport(
+            latencies(*values.map { it to 1L }.toTypedArray()),
+            successes,
+            FailureCounts().also { f -> failures.forEach { (k, n) -> repeat(n) { f.add(k, "$k") } } },
             reconnects = 1,
             clientCpuNanos = 100,
             wallNanos = 1000,

@@ -5,6 +5,10 @@ import serverbench.compare.ForkOrder.Side
 import serverbench.metrics.MetricCatalogue
 import serverbench.report.BenchmarkResult
 import serverbench.report.Metric
+import serverbench.testing.clientThreads
+import serverbench.testing.metric
+import serverbench.testing.row
+import serverbench.testing.withSecondary
 import tools.jackson.databind.json.JsonMapper
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
@@ -17,12 +21,12 @@ class ComparisonTest {
         score: Double,
         p99: Double,
         server: String = "netty",
-        cpu: Metric = Metric(100.0, Double.NaN, "us"),
-    ) = BenchmarkResult(
-        "serverbench.benchmarks.CpuBenchmark.direct",
+        cpu: Metric = metric(100.0, "us"),
+    ) = row(
+        "CpuBenchmark.direct",
         linkedMapOf("server" to server, "limit" to limit, "concurrency" to "64"),
-        Metric(score, 1.0, "ops/s"),
-        mapOf("latency.p99" to Metric(p99, Double.NaN, "ms"), "server.cpuPerReq" to cpu),
+        score,
+        secondary = mapOf("latency.p99" to metric(p99, "ms"), "server.cpuPerReq" to cpu),
         iterations = 5,
     )
 
@@ -89,8 +93,7 @@ class ComparisonTest {
     @Test
     fun `sides whose rows ran on other numbers of client threads get one warning line, unless the sides set it`() {
         // clientThreads=auto is left out of the key: 1 thread on a 2-core base machine, 4 on a 16-core head one.
-        fun threads(run: BenchmarkResult, n: Int) =
-            run.copy(secondary = run.secondary + ("client.threads" to Metric(n.toDouble(), Double.NaN, "threads")))
+        fun threads(run: BenchmarkResult, n: Int) = run.withSecondary(clientThreads(n))
         val differing = forks.map { (side, runs) -> side to runs.map { threads(it, if (side == Side.BASE) 1 else 4) } }
         fun warnings(forks: List<Pair<Side, List<BenchmarkResult>>>, sideParams: Set<String> = setOf("limit")) =
             ComparisonOutput.markdown(Comparison.of(forks, sideParams), "b", "h", "f").lines()

@@ -4,14 +4,15 @@ import org.junit.jupiter.api.Test
 import serverbench.Full
 import serverbench.benchmarks.Jar
 import serverbench.report.Results
+import serverbench.testing.runProcess
 import java.io.File
 import java.net.InetSocketAddress
 import java.net.Socket
-import java.util.concurrent.TimeUnit
 import java.util.zip.ZipFile
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
 import kotlin.test.assertTrue
+import kotlin.time.Duration.Companion.minutes
 
 /**
  * scripts/hyperfoil as a user runs it, briefly (a 3 s warmup, 3 x 1 s): Hyperfoil in a JVM of its own drives a
@@ -26,15 +27,14 @@ class HyperfoilIT {
     }
 
     private fun hyperfoil(vararg args: String): Outcome {
-        val (out, err) = Jar.outputFiles("hyperfoil", *args)
-        val process = ProcessBuilder(
+        val run = runProcess(
             listOf("scripts/hyperfoil") + args + listOf("--warmup", "3s", "-i", "3", "-r", "1s"),
+            outputTo = Jar.outputFiles("hyperfoil", *args),
+            timeout = 3.minutes,
+            name = "scripts/hyperfoil ${args.joinToString(" ")}",
         )
-            .redirectOutput(out).redirectError(err).start()
-        assertTrue(process.waitFor(3, TimeUnit.MINUTES), "scripts/hyperfoil ${args.joinToString(" ")} ended")
-        val stdout = out.readText()
-        val dir = Regex("""file\(s\) in (\S+)/ """).find(stdout)?.groupValues?.get(1)?.let { File(it) }
-        return Outcome(process.exitValue(), stdout, err.readText(), dir)
+        val dir = Regex("""file\(s\) in (\S+)/ """).find(run.stdout)?.groupValues?.get(1)?.let { File(it) }
+        return Outcome(run.exitCode, run.stdout, run.stderr, dir)
     }
 
     @Test

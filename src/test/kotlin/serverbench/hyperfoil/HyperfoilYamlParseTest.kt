@@ -2,10 +2,11 @@ package serverbench.hyperfoil
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
+import kotlin.time.Duration.Companion.minutes
 
 /**
  * Every exported file is read by Hyperfoil's own parser (0.25.2), in a JVM with Hyperfoil's own classpath
@@ -26,13 +27,12 @@ class HyperfoilYamlParseTest {
         val classpath = listOf("target/classes", "${lib.path}/*").joinToString(File.pathSeparator)
         val java = File(System.getProperty("java.home"), "bin/java").path
         val log = File.createTempFile("hyperfoil-parse", ".log").apply { deleteOnExit() }
-        val process = ProcessBuilder(
+        val run = runProcess(
             listOf(java, "-Dserverbench.hyperfoil.log=${log.path}", "-cp", classpath) +
                 listOf("serverbench.hyperfoil.runner.HyperfoilRunner", "parse") + files.map { it.path },
-        ).redirectError(ProcessBuilder.Redirect.DISCARD).start()
-        val lines = process.inputStream.bufferedReader().readLines()
-        assertTrue(process.waitFor(2, TimeUnit.MINUTES))
-        return process.exitValue() to lines
+            timeout = 2.minutes,
+        )
+        return run.exitCode to run.stdout.reader().readLines()
     }
 
     private fun write(dir: File, workloads: List<Workload>): List<File> = workloads.map { w ->

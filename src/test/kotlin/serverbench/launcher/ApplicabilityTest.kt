@@ -1,13 +1,13 @@
 package serverbench.launcher
 
 import org.junit.jupiter.api.Test
-import org.openjdk.jmh.annotations.Mode
+import serverbench.testing.planRun
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 
 class ApplicabilityTest {
     private fun run(method: String, vararg params: Pair<String, String>) =
-        Plan.Run("serverbench.benchmarks.BlockingIoBenchmark.$method", Mode.Throughput, linkedMapOf(*params), 10)
+        planRun("BlockingIoBenchmark.$method", *params)
 
     @Test
     fun `a knob of the other stack becomes n-a and its runs are not repeated`() {
@@ -96,12 +96,7 @@ class ApplicabilityTest {
 
     @Test
     fun `a reactive-only variant is skipped on MVC stacks with one line, and runs on reactive ones`() {
-        fun json(server: String) = Plan.Run(
-            "serverbench.benchmarks.JsonBenchmark.mono",
-            Mode.Throughput,
-            linkedMapOf("server" to server),
-            10,
-        )
+        fun json(server: String) = planRun("JsonBenchmark.mono", "server" to server)
         val out = Applicability.apply(listOf(json("netty"), json("tomcat")), jdk = 17)
         assertEquals(listOf("netty"), out.runs.map { it.params["server"] })
         assertEquals(

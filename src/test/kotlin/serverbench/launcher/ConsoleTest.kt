@@ -2,7 +2,7 @@ package serverbench.launcher
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
-import org.openjdk.jmh.annotations.Mode
+import serverbench.testing.planRun
 import java.io.ByteArrayOutputStream
 import java.io.File
 import java.io.PrintStream
@@ -13,7 +13,7 @@ import kotlin.test.assertTrue
 
 class ConsoleTest {
     private fun run(method: String, vararg params: Pair<String, String>) =
-        Plan.Run("serverbench.benchmarks.$method", Mode.Throughput, linkedMapOf(*params), 30)
+        planRun(method, *params, estimateSeconds = 30)
 
     private val runs = listOf(
         run(

@@ -3,8 +3,9 @@ package serverbench.launcher
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import org.openjdk.jmh.runner.options.CommandLineOptions
+import serverbench.testing.planRun
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import java.util.jar.JarEntry
 import java.util.jar.JarOutputStream
 import java.util.jar.Manifest
@@ -68,12 +69,8 @@ class ForkArchiveTest {
 
         fun train(record: List<String>): String? {
             runs++
-            val p = ProcessBuilder(
-                listOf(java) + record + listOf("-cp", jar.path, "Hello"),
-            ).redirectErrorStream(true).start()
-            p.inputStream.readAllBytes()
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS))
-            return if (p.exitValue() == 0) null else "exit ${p.exitValue()}"
+            val exit = runProcess(listOf(java) + record + listOf("-cp", jar.path, "Hello"), mergeErr = true).exitCode
+            return if (exit == 0) null else "exit $exit"
         }
     }
 
@@ -143,12 +140,7 @@ class ForkArchiveTest {
 
         val user = CommandLineOptions("-jvmArgsAppend", "-Xmx700m -Dmine=1")
         assertNull(ForkArchive.userFlag(user))
-        val run = Plan.Run(
-            "serverbench.benchmarks.NoopBenchmark.hello",
-            org.openjdk.jmh.annotations.Mode.Throughput,
-            linkedMapOf("server" to "netty"),
-            1,
-        )
+        val run = planRun("NoopBenchmark.hello", "server" to "netty", estimateSeconds = 1)
         assertEquals(
             listOf("-Xmx700m", "-Dmine=1", "-XX:SharedArchiveFile=x.jsa"),
             SingleRun(user, run, listOf("-XX:SharedArchiveFile=x.jsa")).jvmArgsAppend.get().toList(),

@@ -1,7 +1,7 @@
 package serverbench.launcher
 
 import org.junit.jupiter.api.Test
-import org.openjdk.jmh.annotations.Mode
+import serverbench.testing.planRun
 import kotlin.test.assertEquals
 import kotlin.test.assertNull
 
@@ -21,12 +21,7 @@ class ParamCheckTest {
             "sslProvider",
             "requestsPerConnection",
         )
-    private val run = Plan.Run(
-        "serverbench.benchmarks.NoopBenchmark.hello",
-        Mode.Throughput,
-        linkedMapOf("server" to "netty", "concurrency" to "64"),
-        10,
-    )
+    private val run = planRun("NoopBenchmark.hello", "server" to "netty", "concurrency" to "64")
 
     private fun check(vararg p: Pair<String, String>) = ParamCheck.check(
         p.associate {
@@ -131,16 +126,14 @@ class ParamCheckTest {
             val given = mapOf("protocol" to listOf("h2"), "streams" to listOf(streams)) + p.associate {
                 it.first to it.second.split(',')
             }
-            val planned = Plan.Run(
-                "serverbench.benchmarks.NoopBenchmark.hello",
-                Mode.Throughput,
-                linkedMapOf(
-                    "server" to "tomcat",
-                    "concurrency" to concurrency,
-                    "protocol" to "h2",
-                    "streams" to streams,
-                ).apply { p.forEach { put(it.first, it.second.substringAfterLast(',')) } },
-                10,
+            // The values of p replace those above, in their place.
+            val planned = planRun(
+                "NoopBenchmark.hello",
+                "server" to "tomcat",
+                "concurrency" to concurrency,
+                "protocol" to "h2",
+                "streams" to streams,
+                *p.map { it.first to it.second.substringAfterLast(',') }.toTypedArray(),
             )
             return ParamCheck.check(given, listOf(planned), h2)
         }

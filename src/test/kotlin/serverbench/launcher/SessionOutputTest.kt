@@ -1,9 +1,9 @@
 package serverbench.launcher
 
 import org.junit.jupiter.api.Test
-import org.openjdk.jmh.annotations.Mode
 import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.VerboseMode
+import serverbench.testing.planRun
 import java.io.ByteArrayOutputStream
 import java.io.PrintStream
 import kotlin.test.assertEquals
@@ -45,8 +45,7 @@ class SessionOutputTest {
 
     @Test
     fun `progress names the run and scales the estimate by how the finished runs compared with theirs`() {
-        val runs =
-            List(4) { Plan.Run("serverbench.benchmarks.NoopBenchmark.hello", Mode.Throughput, linkedMapOf(), 60) }
+        val runs = List(4) { planRun("NoopBenchmark.hello", estimateSeconds = 60) }
         assertEquals("00:04:00", Progress.eta(0, runs, 0))
         // Two runs done in half their estimate: the two left should take half theirs too.
         assertEquals("00:01:00", Progress.eta(2, runs, 60))

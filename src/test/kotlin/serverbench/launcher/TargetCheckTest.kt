@@ -5,11 +5,11 @@ import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.BeforeAll
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestInstance
-import org.openjdk.jmh.annotations.Mode
 import serverbench.fixture.RemoteTarget
 import serverbench.fixture.ServeAdmin
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
+import serverbench.testing.planRun
 import kotlin.test.assertEquals
 import kotlin.test.assertNull
 import kotlin.test.assertTrue
@@ -45,10 +45,7 @@ class TargetCheckTest {
         System.setProperty(RemoteTarget.ADMIN, adminPort.toString())
     }
 
-    private fun run(benchmark: String, vararg params: Pair<String, String>) =
-        Plan.Run("serverbench.benchmarks.$benchmark", Mode.Throughput, linkedMapOf(*params), 10)
-
-    private val netty = run("NoopBenchmark.hello", "server" to "netty", "cpus" to "unlimited", "cpuset" to "none")
+    private val netty = planRun("NoopBenchmark.hello", "server" to "netty", "cpus" to "unlimited", "cpuset" to "none")
 
     @Test
     fun `without a target nothing is asked, with the stack it runs nothing is refused`() {
@@ -60,7 +57,7 @@ class TargetCheckTest {
     @Test
     fun `a stack the target does not run is refused, naming both`() {
         aim()
-        val tomcat = run("NoopBenchmark.hello", "server" to "tomcat")
+        val tomcat = planRun("NoopBenchmark.hello", "server" to "tomcat")
         assertEquals(
             "the target 127.0.0.1:${server.port} runs netty, not -p server=tomcat: add -p server=netty, or start " +
                 "the target with scripts/serve --server tomcat",
@@ -71,7 +68,7 @@ class TargetCheckTest {
     @Test
     fun `a budget, a flamegraph or a family that needs its server here say how to do it on the target`() {
         aim()
-        val budget = run("NoopBenchmark.hello", "server" to "netty", "cpus" to "1", "cpuset" to "none")
+        val budget = planRun("NoopBenchmark.hello", "server" to "netty", "cpus" to "1", "cpuset" to "none")
         assertEquals(
             "-p cpus=1 budgets a server the benchmark starts; with -Dserverbench.target set the budget where the " +
                 "target runs: scripts/serve --cpus 1",
@@ -79,12 +76,12 @@ class TargetCheckTest {
         )
         assertTrue(TargetCheck.problem(listOf(netty), profiled = true)!!.startsWith("-prof flame profiles"))
         val knob =
-            run("BlockingIoBenchmark.direct", "server" to "netty", "tomcatMaxThreads" to "n/a", "poolSize" to "8")
+            planRun("BlockingIoBenchmark.direct", "server" to "netty", "tomcatMaxThreads" to "n/a", "poolSize" to "8")
         assertTrue(TargetCheck.problem(listOf(knob), profiled = false)!!.startsWith("-p poolSize=8 sets a property"))
-        val jettyKnob = run("BlockingIoBenchmark.direct", "server" to "jetty", "jettyMaxThreads" to "16")
+        val jettyKnob = planRun("BlockingIoBenchmark.direct", "server" to "jetty", "jettyMaxThreads" to "16")
         val jettyLine = TargetCheck.problem(listOf(jettyKnob), profiled = false)!!
         assertTrue(jettyLine.startsWith("-p jettyMaxThreads=16 sets a property"), jettyLine)
-        val proxy = run("ProxyBenchmark.jdkBlocking", "server" to "netty")
+        val proxy = planRun("ProxyBenchmark.jdkBlocking", "server" to "netty")
         val line = TargetCheck.problem(listOf(proxy), profiled = false)!!
         val expected = "ProxyBenchmark.jdkBlocking (server=netty) cannot drive -Dserverbench.target: "
         assertTrue(line.startsWith(expected), line)

@@ -1,15 +1,13 @@
 package serverbench.metrics
 
-import org.HdrHistogram.Histogram
 import org.junit.jupiter.api.Test
 import org.openjdk.jmh.results.BenchmarkResult
 import org.openjdk.jmh.results.IterationResult
 import org.openjdk.jmh.results.ResultRole
 import org.openjdk.jmh.results.ThroughputResult
-import serverbench.client.ClientReport
-import serverbench.client.FailureCounts
 import serverbench.client.Handshakes
-import serverbench.client.LoadClient
+import serverbench.testing.clientReport
+import serverbench.testing.latencies
 import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
@@ -22,16 +20,7 @@ import kotlin.test.assertFalse
 class ConnectionFiguresTest {
     /** One second of [requests] at 1 ms, with [handshakes], the client's threads at 0.5 s of CPU. */
     private fun iteration(requests: Long, handshakes: Handshakes, resources: ResourceReport? = null): IterationResult {
-        val h = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3).apply { recordValueWithCount(1000, requests) }
-        val client = ClientReport(
-            h,
-            requests,
-            FailureCounts(),
-            reconnects = 0,
-            clientCpuNanos = 500_000_000,
-            wallNanos = 1_000_000_000,
-            handshakes = handshakes,
-        )
+        val client = clientReport(latencies(1000L to requests), handshakes = handshakes)
         return IterationResult(null, null, null).apply {
             addResult(ThroughputResult(ResultRole.PRIMARY, "ops", 1000.0, 1000, TimeUnit.SECONDS))
             LoadMetricsProfiler.results(IterationReport(client, resources)).forEach { addResult(it) }

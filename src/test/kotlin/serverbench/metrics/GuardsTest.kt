@@ -1,9 +1,8 @@
 package serverbench.metrics
 
-import org.HdrHistogram.Histogram
 import org.junit.jupiter.api.Test
-import serverbench.client.ClientReport
-import serverbench.client.FailureCounts
+import serverbench.testing.clientReport
+import serverbench.testing.latencies
 import kotlin.test.assertEquals
 import kotlin.test.assertNotNull
 import kotlin.test.assertNull
@@ -19,15 +18,9 @@ class GuardsTest {
         jvmCpuMs: Long = 500,
         machineBusy: Double = Double.NaN,
     ) = IterationReport(
-        ClientReport(
-            latencyMicros = Histogram(3_600_000_000L, 3).apply {
-                recordValueWithCount(latencyMs * 1000, perSecond)
-            },
-            successes = perSecond,
-            failures = FailureCounts(),
-            reconnects = 0,
+        clientReport(
+            latencies(latencyMs * 1000 to perSecond),
             clientCpuNanos = clientCpuMs * 1_000_000,
-            wallNanos = 1_000_000_000,
             connections = connections,
         ),
         ResourceReport(

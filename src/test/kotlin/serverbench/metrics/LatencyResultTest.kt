@@ -8,10 +8,10 @@ import org.openjdk.jmh.results.Result
 import org.openjdk.jmh.results.ResultRole
 import org.openjdk.jmh.results.RunResult
 import org.openjdk.jmh.results.ThroughputResult
-import serverbench.client.ClientReport
 import serverbench.client.FailureCounts
 import serverbench.client.FailureKind
 import serverbench.client.LoadClient
+import serverbench.testing.clientReport
 import java.io.ByteArrayInputStream
 import java.io.ByteArrayOutputStream
 import java.io.ObjectInputStream
@@ -33,17 +33,7 @@ class LatencyResultTest {
     }
 
     private fun report(h: Histogram, failures: FailureCounts = FailureCounts(), resources: ResourceReport? = null) =
-        IterationReport(
-            ClientReport(
-                h,
-                h.totalCount,
-                failures,
-                reconnects = 0,
-                clientCpuNanos = 500_000_000,
-                wallNanos = 1_000_000_000,
-            ),
-            resources,
-        )
+        IterationReport(clientReport(h, failures = failures), resources)
 
     @Test
     fun `percentiles of several iterations are those of all their requests, not an average`() {

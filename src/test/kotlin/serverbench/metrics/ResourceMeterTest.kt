@@ -1,6 +1,8 @@
 package serverbench.metrics
 
 import org.junit.jupiter.api.Test
+import serverbench.testing.clientReport
+import serverbench.testing.latencies
 import kotlin.test.assertEquals
 import kotlin.test.assertNull
 import kotlin.test.assertTrue
@@ -61,15 +63,7 @@ class ResourceMeterTest {
 
     @Test
     fun `the server's CPU and allocations leave out the client's thread and the outside threads`() {
-        val client = serverbench.client.ClientReport(
-            latencyMicros = org.HdrHistogram.Histogram(3_600_000_000L, 3).apply { recordValueWithCount(1000, 1000) },
-            successes = 1000,
-            failures = serverbench.client.FailureCounts(),
-            reconnects = 0,
-            clientCpuNanos = 100_000_000,
-            wallNanos = 1_000_000_000,
-            connections = 1,
-        )
+        val client = clientReport(latencies(1000L to 1000L), clientCpuNanos = 100_000_000, connections = 1)
         val resources = ResourceReport(
             processCpuNanos = 1_000_000_000,
             allocatedBytes = 1_000_000,

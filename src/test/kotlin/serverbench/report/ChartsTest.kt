@@ -3,6 +3,7 @@ package serverbench.report
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import org.w3c.dom.Element
+import serverbench.testing.row
 import java.io.File
 import javax.imageio.ImageIO
 import javax.xml.parsers.DocumentBuilderFactory
@@ -185,10 +186,11 @@ class ChartsTest {
                     val speed = (if (server == "netty") 1.0 else 0.85) * (if (variant == "direct") 1.0 else 0.9)
                     val score = 40000 * 100.0.pow(0.8) / limit.toDouble().pow(0.8) * speed
                     val p99 = 64 * 1000.0 / score * 2.5
-                    BenchmarkResult(
-                        "serverbench.benchmarks.CpuBenchmark.$variant",
+                    row(
+                        "CpuBenchmark.$variant",
                         mapOf("concurrency" to "64", "limit" to "$limit", "server" to server, "rate" to "0"),
-                        Metric(score, score * 0.05, "ops/s"),
+                        score,
+                        score * 0.05,
                         mapOf("latency.p99" to Metric(p99, p99 * 0.1, "ms", p99 * 0.95, p99 * 1.15, samples = 5)),
                         jdkVersion = "17.0.15",
                         forks = 1,

@@ -1,6 +1,10 @@
 package serverbench.report
 
 import org.junit.jupiter.api.Test
+import serverbench.testing.metric
+import serverbench.testing.remoteFlag
+import serverbench.testing.row
+import serverbench.testing.withSecondary
 import kotlin.test.assertFalse
 import kotlin.test.assertTrue
 
@@ -9,11 +13,12 @@ import kotlin.test.assertTrue
  * workload: one table, the engine named in a column and in the findings, which compare them as candidates of one group.
  */
 class EngineRowsTest {
-    private fun noop(score: Double, engine: String?) = BenchmarkResult(
-        "serverbench.benchmarks.NoopBenchmark.hello",
+    private fun noop(score: Double, engine: String?) = row(
+        "NoopBenchmark.hello",
         mapOf("server" to "netty", "concurrency" to "8") + listOfNotNull(engine?.let { BenchmarkResult.ENGINE to it }),
-        Metric(score, 100.0, "ops/s"),
-        mapOf("latency.p99" to Metric(3.0, Double.NaN, "ms")),
+        score,
+        100.0,
+        mapOf("latency.p99" to metric(3.0, "ms")),
     )
 
     @Test
@@ -36,12 +41,7 @@ class EngineRowsTest {
 
     @Test
     fun `the findings say where each engine's client ran, a harness row against a target too`() {
-        val target = noop(3500.0, null).let {
-            it.copy(
-                secondary =
-                it.secondary + ("server.remote" to Metric(1.0, 0.0, "flag")),
-            )
-        }
+        val target = noop(3500.0, null).withSecondary(remoteFlag())
         val markdown = Report.markdown(listOf(target, noop(3000.0, "hyperfoil")), "both.json", null, null)
         assertTrue(
             markdown.contains(

@@ -3,6 +3,11 @@ package serverbench.report
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import serverbench.metrics.Guards
+import serverbench.testing.errorCount
+import serverbench.testing.latencyRange
+import serverbench.testing.metric
+import serverbench.testing.notSteadyFlag
+import serverbench.testing.row
 import java.io.File
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
@@ -25,16 +30,17 @@ class FindingsTest {
         jdk: String = "17.0.9",
         // As the quick suite measures: 8 a side put two p99 ranges apart at p = 0.016 %, beyond noise.
         iterations: Int = 8,
-    ) = BenchmarkResult(
-        "serverbench.benchmarks.$benchmark",
+    ) = row(
+        benchmark,
         params + ("server" to server) + knobs(params, server),
-        Metric(rps, rpsError, "ops/s"),
+        rps,
+        rpsError,
         mapOf(
-            "latency.p99" to Metric(p99, maxOf(p99 - p99Low, p99High - p99), "ms", p99Low, p99High, iterations),
-            "errors" to Metric(errors, Double.NaN, "count"),
-            BenchmarkResult.NOT_STEADY to Metric(if (notSteady) 1.0 else 0.0, Double.NaN, "flag"),
+            "latency.p99" to latencyRange(p99, p99Low, p99High, iterations),
+            errorCount(errors),
+            notSteadyFlag(notSteady),
         ) +
-            warnings.associate { "warning.$it" to Metric(0.5, Double.NaN, "share") },
+            warnings.associate { "warning.$it" to metric(0.5, "share") },
         jdkVersion = jdk,
         forks = 1,
         iterations = iterations,

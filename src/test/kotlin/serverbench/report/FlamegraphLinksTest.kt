@@ -3,10 +3,12 @@ package serverbench.report
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import serverbench.profile.ProfileLayout
+import serverbench.testing.ProcessResult
+import serverbench.testing.runProcess
 import java.io.File
-import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
+import kotlin.time.Duration.Companion.minutes
 
 /**
  * `scripts/report` as a user runs it, from the project directory: a flamegraph is shown only with the run that made it,
@@ -48,22 +50,11 @@ class FlamegraphLinksTest {
         )
     }
 
-    private class Output(val status: Int, val stdout: String, val stderr: String)
-
-    private fun report(dir: File, vararg args: String): Output {
+    private fun report(dir: File, vararg args: String): ProcessResult {
         val java = File(System.getProperty("java.home"), "bin/java").path
         val classpath = System.getProperty("surefire.test.class.path") ?: System.getProperty("java.class.path")
-        val out = File.createTempFile("report", ".out")
-        val err = File.createTempFile("report", ".err")
-        try {
-            val p = ProcessBuilder(listOf(java, "-cp", classpath, "serverbench.report.ReportMain") + args)
-                .directory(dir).redirectOutput(out).redirectError(err).start()
-            assertTrue(p.waitFor(2, TimeUnit.MINUTES), "the report did not finish")
-            return Output(p.exitValue(), out.readText(), err.readText())
-        } finally {
-            out.delete()
-            err.delete()
-        }
+        val command = listOf(java, "-cp", classpath, "serverbench.report.ReportMain") + args
+        return runProcess(command, dir = dir, timeout = 2.minutes, name = "the report")
     }
 
     private fun links(row: String) = Regex("]\\(([^)]+)\\)").findAll(row).map { it.groupValues[1] }.toList()
@@ -83,7 +74,7 @@ class FlamegraphLinksTest {
         results(File(root, "jmh-results/base.json"), limit1000 to base1000, limit10000 to base10000)
 
         val run = report(root, "jmh-results/head.json", "--baseline", "jmh-results/base.json")
-        assertEquals(0, run.status, run.stderr)
+        assertEquals(0, run.exitCode, run.stderr)
         val rows = run.stdout.lines().filter { it.startsWith("| direct |") }
         assertEquals(2, rows.size, run.stdout)
         val own = "CpuBenchmark.direct/${ProfileLayout.dirName(limit1000)}"
@@ -110,7 +101,7 @@ class FlamegraphLinksTest {
         results(File(root, "head.json"), limit1000 to emptyList())
         for (option in listOf("--profiles", "--baseline-profiles")) {
             val run = report(root, "head.json", option, "profiles")
-            assertEquals(2, run.status, run.stdout)
+            assertEquals(2, run.exitCode, run.stdout)
             assertEquals(
                 "report: $option is no longer needed: each result file lists the profiles its own runs made " +
                     "(field \"profiles\"), and the report links and compares only those",

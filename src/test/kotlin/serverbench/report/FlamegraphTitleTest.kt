@@ -3,6 +3,7 @@ package serverbench.report
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import serverbench.profile.ProfileLayout
+import serverbench.testing.row
 import java.io.File
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
@@ -55,7 +56,7 @@ class FlamegraphTitleTest {
             val out = ProfileLayout.dir(File(dir, side), benchmark, headParams).apply { mkdirs() }
             val collapsed = File(out, "cpu.collapsed")
                 .apply { writeText("Thread.run;Handler.direct;PrimesKt.isPrime $n\n") }
-            return BenchmarkResult(benchmark, headParams, Metric(1.0, 0.1, "ops/s"), emptyMap(), listOf(collapsed))
+            return row(benchmark, headParams, 1.0, 0.1, profiles = listOf(collapsed))
         }
         // printedBy: the converter's progress line stays off the test output.
         val diffs = printedBy { Flamegraphs.diff(run("base", 30), run("head", 40), File(dir, "diff"), dir) }.value

@@ -2,6 +2,10 @@ package serverbench.report
 
 import org.junit.jupiter.api.Test
 import org.openjdk.jmh.util.ListStatistics
+import serverbench.testing.errorCount
+import serverbench.testing.latencyRange
+import serverbench.testing.notSteadyFlag
+import serverbench.testing.row
 import kotlin.random.Random
 import kotlin.test.assertTrue
 
@@ -21,21 +25,15 @@ class ForkAllowanceTest {
         val rates = DoubleArray(ITERATIONS) { forkRps * (1 + WITHIN_CV * random.gaussian()) }
         val p99s = DoubleArray(ITERATIONS) { forkP99 * (1 + WITHIN_P99_CV * random.gaussian()) }
         val stats = ListStatistics(rates)
-        return BenchmarkResult(
-            "serverbench.benchmarks.CpuBenchmark.direct",
+        return row(
+            "CpuBenchmark.direct",
             cpu + ("server" to server),
-            Metric(stats.mean, stats.getMeanErrorAt(0.999), "ops/s"),
+            stats.mean,
+            stats.getMeanErrorAt(0.999),
             mapOf(
-                "latency.p99" to Metric(
-                    p99s.average(),
-                    maxOf(p99s.average() - p99s.min(), p99s.max() - p99s.average()),
-                    "ms",
-                    p99s.min(),
-                    p99s.max(),
-                    ITERATIONS,
-                ),
-                "errors" to Metric(0.0, Double.NaN, "count"),
-                BenchmarkResult.NOT_STEADY to Metric(0.0, Double.NaN, "flag"),
+                "latency.p99" to latencyRange(p99s.average(), p99s.min(), p99s.max(), ITERATIONS),
+                errorCount(),
+                notSteadyFlag(),
             ),
             jdkVersion = "17.0.15",
             forks = 1,

@@ -4,6 +4,13 @@ import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import org.w3c.dom.Element
 import serverbench.profile.ProfileLayout
+import serverbench.testing.clientThreads
+import serverbench.testing.errorCount
+import serverbench.testing.metric
+import serverbench.testing.notSteadyFlag
+import serverbench.testing.remoteFlag
+import serverbench.testing.row
+import serverbench.testing.withSecondary
 import java.io.File
 import javax.xml.parsers.DocumentBuilderFactory
 import kotlin.test.assertEquals
@@ -25,14 +32,13 @@ class ReportTest {
 
     @Test
     fun `open-loop rows show the uncorrected p99 beside the corrected one, and fired guards are named`() {
-        fun run(rate: String, warning: Double) = BenchmarkResult(
-            "serverbench.benchmarks.DelayBenchmark.delay",
+        fun run(rate: String, warning: Double) = row(
+            "DelayBenchmark.delay",
             mapOf("server" to "netty", "rate" to rate),
-            Metric(100.0, 1.0, "ops/s"),
-            mapOf(
-                "latency.p99" to Metric(1900.0, Double.NaN, "ms"),
-                "latency.uncorrected.p99" to Metric(12.0, Double.NaN, "ms"),
-                "warning.behindSchedule" to Metric(warning, Double.NaN, "share"),
+            secondary = mapOf(
+                "latency.p99" to metric(1900.0, "ms"),
+                "latency.uncorrected.p99" to metric(12.0, "ms"),
+                "warning.behindSchedule" to metric(warning, "share"),
             ),
         )
         val rows = Report.markdown(listOf(run("0", 0.0), run("100", 0.4)), "x.json", null, null)
@@ -56,14 +62,9 @@ class ReportTest {
 
     @Test
     fun `a table says for how many rows steadiness was not judged, too few iterations`() {
-        fun run(server: String, iterations: Int, secondary: Map<String, Metric>) = BenchmarkResult(
-            "serverbench.benchmarks.NoopBenchmark.hello",
-            mapOf("server" to server),
-            Metric(100.0, 1.0, "ops/s"),
-            secondary,
-            iterations = iterations,
-        )
-        val steady = mapOf(BenchmarkResult.NOT_STEADY to Metric(0.0, Double.NaN, "flag"))
+        fun run(server: String, iterations: Int, secondary: Map<String, Metric>) =
+            row("NoopBenchmark.hello", mapOf("server" to server), secondary = secondary, iterations = iterations)
+        val steady = mapOf(notSteadyFlag())
         val runs = listOf(run("netty", 3, emptyMap()), run("tomcat", 5, steady))
         val note = "Steadiness not judged for 1 of 2 rows: fewer than 5 measured iterations per fork are too few to " +
             "judge whether throughput was steady (`-i 5` or more)"
@@ -75,11 +76,10 @@ class ReportTest {
 
     @Test
     fun `counts print as whole numbers`() {
-        val run = BenchmarkResult(
-            "serverbench.benchmarks.NoopBenchmark.hello",
+        val run = row(
+            "NoopBenchmark.hello",
             mapOf("server" to "netty"),
-            Metric(100.0, 1.0, "ops/s"),
-            mapOf("threads.peak" to Metric(19.0, 0.0, "threads"), "errors" to Metric(0.0, Double.NaN, "count")),
+            secondary = mapOf("threads.peak" to metric(19.0, "threads", error = 0.0), errorCount()),
         )
         val row = Report.markdown(listOf(run), "x.json", null, null).lines().last { it.startsWith("| hello") }
         assertTrue(row.endsWith("| 0 | – | – | – | 19 |"), row)
@@ -87,31 +87,24 @@ class ReportTest {
 
     @Test
     fun `a report of runs against a target says which host measured which figures, others do not`() {
-        fun noop(secondary: Map<String, Metric>) = BenchmarkResult(
-            "serverbench.benchmarks.NoopBenchmark.hello",
-            mapOf("server" to "netty"),
-            Metric(100.0, 1.0, "ops/s"),
-            secondary,
-        )
-        val remote = Report.markdown(listOf(noop(mapOf("server.remote" to Metric(1.0, 0.0, "flag")))), "x", null, null)
+        fun noop(secondary: Map<String, Metric>) =
+            row("NoopBenchmark.hello", mapOf("server" to "netty"), secondary = secondary)
+        val remote = Report.markdown(listOf(noop(mapOf(remoteFlag()))), "x", null, null)
         assertTrue(remote.contains("measured in that server's process"), remote)
         assertFalse(Report.markdown(listOf(noop(emptyMap())), "x", null, null).contains("that server's process"))
     }
 
     @Test
     fun `the database family's rows show how long requests waited for a pooled connection, other families do not`() {
-        val db = BenchmarkResult(
-            "serverbench.benchmarks.DatabaseBenchmark.jdbc",
+        val db = row(
+            "DatabaseBenchmark.jdbc",
             mapOf("server" to "tomcat"),
-            Metric(100.0, 1.0, "ops/s"),
-            mapOf("db.poolWait.mean" to Metric(1500.0, 10.0, "us"), "db.poolWait.max" to Metric(42.0, 0.0, "ms")),
+            secondary = mapOf(
+                "db.poolWait.mean" to metric(1500.0, "us", error = 10.0),
+                "db.poolWait.max" to metric(42.0, "ms", error = 0.0),
+            ),
         )
-        val noop = BenchmarkResult(
-            "serverbench.benchmarks.NoopBenchmark.hello",
-            mapOf("server" to "netty"),
-            Metric(1.0, 1.0, "ops/s"),
-            emptyMap(),
-        )
+        val noop = row("NoopBenchmark.hello", mapOf("server" to "netty"), score = 1.0)
         val md = Report.markdown(listOf(db, noop), "x.json", null, null).lines()
         val headers = md.filter { it.startsWith("| variant") }
         assertEquals(2, headers.size, md.joinToString("\n"))
@@ -122,17 +115,16 @@ class ReportTest {
 
     @Test
     fun `budgeted and unbudgeted servers get tables of their own, the budgeted one with its throttling`() {
-        fun run(cpus: String, limit: String) = BenchmarkResult(
-            "serverbench.benchmarks.CpuBenchmark.direct",
+        fun run(cpus: String, limit: String) = row(
+            "CpuBenchmark.direct",
             mapOf("server" to "tomcat", "cpus" to cpus, "cpuset" to "none", "limit" to limit),
-            Metric(100.0, 1.0, "ops/s"),
-            if (cpus == "unlimited") {
-                mapOf("server.cpu" to Metric(1.4, Double.NaN, "cores"))
+            secondary = if (cpus == "unlimited") {
+                mapOf("server.cpu" to metric(1.4, "cores"))
             } else {
                 mapOf(
-                    "server.cpu" to Metric(0.98, Double.NaN, "cores"),
-                    "server.throttled" to Metric(0.9, Double.NaN, "share"),
-                    "server.throttledMs" to Metric(850.0, Double.NaN, "ms/s"),
+                    "server.cpu" to metric(0.98, "cores"),
+                    "server.throttled" to metric(0.9, "share"),
+                    "server.throttledMs" to metric(850.0, "ms/s"),
                 )
             },
         )
@@ -166,9 +158,7 @@ class ReportTest {
     @Test
     fun `a row whose baseline ran on another number of client threads is named in one warning line`() {
         // -p clientThreads=auto is dropped from keys: the baseline's machine resolved it to 1, this run's to 4.
-        fun threads(runs: List<BenchmarkResult>, n: Int) = runs.map {
-            it.copy(secondary = it.secondary + ("client.threads" to Metric(n.toDouble(), Double.NaN, "threads")))
-        }
+        fun threads(runs: List<BenchmarkResult>, n: Int) = runs.map { it.withSecondary(clientThreads(n)) }
         val report = Report.markdown(threads(head, 4), "head.json", threads(base, 1), "base.json")
         val warning = report.lines().filter { it.startsWith("Warning:") }
         assertEquals(1, warning.size, report)

@@ -2,6 +2,7 @@ package serverbench.report
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.testing.row
 import java.io.File
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
@@ -112,12 +113,12 @@ class TopFramesTest {
 
     private val benchmark = "serverbench.benchmarks.CpuBenchmark.direct"
 
-    private fun run(limit: String, profiles: List<File> = emptyList()) = BenchmarkResult(
+    private fun run(limit: String, profiles: List<File> = emptyList()) = row(
         benchmark,
         mapOf("server" to "netty", "limit" to limit, "concurrency" to "64"),
-        Metric(1000.0, 10.0, "ops/s"),
-        emptyMap(),
-        profiles,
+        1000.0,
+        10.0,
+        profiles = profiles,
     )
 
     @Test
