@@ -5,9 +5,9 @@ import java.io.File
 import kotlin.test.assertEquals
 
 /**
- * The limit ktlint does not enforce: its max-line-length rule (through spotless) lets long comments and string templates
- * pass; 120 columns fit a side-by-side diff. A file's length is not checked: detekt, run by `mvn verify`, guards each
- * function's length and complexity instead (its rules and thresholds: detekt.yml at the repository root).
+ * The limit ktlint does not enforce: its max-line-length rule (through spotless) lets long comments and string
+ * templates pass; 120 columns fit a side-by-side diff. A file's length is not checked: detekt, run by `mvn verify`,
+ * guards each function's length and complexity instead (its rules and thresholds: detekt.yml at the repository root).
  */
 class SourceShapeTest {
     private fun kotlin(dir: String) = File(dir).walk().filter { it.extension == "kt" }.sortedBy { it.path }.toList()
@@ -21,5 +21,4 @@ class SourceShapeTest {
         }
         assertEquals(emptyList(), wide)
     }
-
 }
