@@ -3,6 +3,7 @@ package serverbench.app
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty
 import org.springframework.context.annotation.Bean
 import org.springframework.context.annotation.Configuration
+import org.springframework.core.env.Environment
 import org.springframework.http.client.ReactorResourceFactory
 import reactor.netty.resources.LoopResources
 import java.time.Duration
@@ -16,7 +17,7 @@ import java.time.Duration
 @ConditionalOnProperty(NettyIoWorkers.PROPERTY)
 class NettyIoWorkers {
     @Bean
-    fun reactorResourceFactory(env: org.springframework.core.env.Environment): ReactorResourceFactory {
+    fun reactorResourceFactory(env: Environment): ReactorResourceFactory {
         val workers = env.getRequiredProperty(PROPERTY, Int::class.java)
         require(workers >= 1) { "$PROPERTY must be >= 1, was $workers" }
         return ReactorResourceFactory().apply {

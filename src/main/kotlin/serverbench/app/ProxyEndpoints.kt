@@ -94,13 +94,8 @@ class ProxyEndpoints(
 
     private fun jdkRequest(ms: Long): HttpRequest = HttpRequest.newBuilder(uri(ms)).GET().build()
 
-    private fun checked(response: HttpResponse<String>): String = if (response.statusCode() ==
-        200
-    ) {
-        response.body()
-    } else {
-        throw downstreamFailed(response.statusCode())
-    }
+    private fun checked(response: HttpResponse<String>): String =
+        if (response.statusCode() == 200) response.body() else throw downstreamFailed(response.statusCode())
 
     private fun downstreamFailed(status: Int) =
         ResponseStatusException(HttpStatus.BAD_GATEWAY, "downstream answered $status")

@@ -5,6 +5,7 @@ import reactor.core.scheduler.Schedulers
 import java.util.concurrent.ExecutorService
 import java.util.concurrent.Executors
 import java.util.concurrent.ThreadFactory
+import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 
 /**
@@ -43,7 +44,7 @@ class WorkerPools(val blockingSize: Int) : AutoCloseable {
         for (pool in pools) pool.shutdownNow()
         // Wait for the interrupted threads to end, so a closed server has left no thread behind (a fork's next server,
         // or a test's thread census, would otherwise still see them for a moment).
-        for (pool in pools) pool.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS)
+        for (pool in pools) pool.awaitTermination(5, TimeUnit.SECONDS)
     }
 
     private fun named(prefix: String): ThreadFactory {

@@ -16,6 +16,7 @@ import serverbench.metrics.Figure
 import serverbench.metrics.MetricCatalogue
 import serverbench.params.ParamValues
 import java.sql.DriverManager
+import java.sql.SQLException
 import java.time.Duration
 
 /**
@@ -74,7 +75,7 @@ class DatabaseBenchmark : TunableHttpBenchmark() {
         val password = System.getProperty(DatabaseClients.PASSWORD_PROPERTY) ?: ""
         try {
             DriverManager.getConnection(url, user, password).use { DatabaseSchema.create(it) }
-        } catch (e: java.sql.SQLException) {
+        } catch (e: SQLException) {
             throw IllegalStateException("the database at $url could not be set up: ${e.message}", e)
         }
         val where = if (external != null) {

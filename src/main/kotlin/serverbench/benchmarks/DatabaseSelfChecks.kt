@@ -6,6 +6,7 @@ import serverbench.client.Properties
 import serverbench.fixture.PostgresServer
 import serverbench.fixture.ThreadRoles
 import java.sql.DriverManager
+import java.sql.SQLException
 import java.time.Duration
 
 /**
@@ -42,7 +43,7 @@ internal class DatabaseSelfChecks(
             after("lock", lockAfter) {
                 try {
                     lockAndHold()
-                } catch (e: java.sql.SQLException) {
+                } catch (e: SQLException) {
                     println("serverbench: self-check: could not lock for ${query.id}: ${e.message}")
                 }
             }

@@ -31,11 +31,6 @@ internal object ForkStart {
     fun describe() = "fork ready $readyAt ms after its JVM started (setup began at $setupAt ms)"
 
     /** The JSON's `fork.startMs`: process start to first validated response, averaged over the forks. */
-    fun figures(): List<Figure> = if (readyAt <
-        0
-    ) {
-        emptyList()
-    } else {
-        listOf(Figure(MetricCatalogue.FORK_START_MS, readyAt.toDouble()))
-    }
+    fun figures(): List<Figure> =
+        if (readyAt < 0) emptyList() else listOf(Figure(MetricCatalogue.FORK_START_MS, readyAt.toDouble()))
 }

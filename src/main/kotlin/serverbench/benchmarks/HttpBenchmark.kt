@@ -180,7 +180,8 @@ abstract class HttpBenchmark : ProtocolParams() {
             } else {
                 val name = javaClass.simpleName.substringBefore('_')
                 val props = serverProperties() + TlsParams.properties(provider.takeIf { sslProvider != Knobs.DEFAULT })
-                TargetServer.connect(target, kind, values, name, inProcessOnly, props, secure)
+                TargetServer.requireRemoteable(values, name, inProcessOnly, props)
+                TargetServer.connect(target, kind, secure)
             }.also { this.sut = it }
             val settings = ConnectionParams.settings(
                 sut.clientSettings(clientSettings().copy(http2Streams = h2Streams)),
@@ -204,20 +205,24 @@ abstract class HttpBenchmark : ProtocolParams() {
                     "$load -> $request",
             )
             client.split.reduction?.let { println("serverbench: $it") }
-            warmupSeconds = -1.0
-            this.light = null
-            warmup?.let { w ->
-                val light = SteadyWarmup.Light.of(concurrency, sut.address, request, settings, sut.remote)
-                this.light = light
-                val outcome = w.run(client, light, { iterationStarted(client) }, { iterationEnded(client, false) })
-                warmupSeconds = outcome.seconds
-                println("serverbench: ${outcome.describe()}")
-            }
+            warmUp(client, sut, request, settings)
         } catch (t: Throwable) {
             // JMH runs no @TearDown once a @Setup has thrown: stop what was started, or the fork waits on it.
             stopClientAndServer()
             throw t
         }
+    }
+
+    /** The steady warmup (when -Dserverbench.warmup asks one), with its light load; [warmupSeconds] says how long. */
+    private fun warmUp(client: LoadGroup, sut: ServerUnderTest, request: Request, settings: ClientSettings) {
+        warmupSeconds = -1.0
+        this.light = null
+        val w = warmup ?: return
+        val light = SteadyWarmup.Light.of(concurrency, sut.address, request, settings, sut.remote)
+        this.light = light
+        val outcome = w.run(client, light, { iterationStarted(client) }, { iterationEnded(client, false) })
+        warmupSeconds = outcome.seconds
+        println("serverbench: ${outcome.describe()}")
     }
 
     @Setup(Level.Iteration)

@@ -5,6 +5,7 @@ import org.openjdk.jmh.annotations.Param
 import org.openjdk.jmh.annotations.Scope
 import org.openjdk.jmh.annotations.State
 import org.springframework.boot.WebApplicationType
+import serverbench.client.Request
 import serverbench.fixture.ServerKind
 import serverbench.params.ParamNames
 import serverbench.params.ParamRules
@@ -24,7 +25,7 @@ class JsonBenchmark : TunableHttpBenchmark() {
     @Param("1024")
     var bodyBytes: Int = 0
 
-    override fun request(variant: String): serverbench.client.Request {
+    override fun request(variant: String): Request {
         ParamRules.requireValid(ParamNames.BODY_BYTES, bodyBytes.toString())
         return OrderJson.request("/json/$variant", bodyBytes)
     }

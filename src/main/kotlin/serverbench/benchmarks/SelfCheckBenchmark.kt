@@ -71,13 +71,8 @@ class SelfCheckBenchmark : HttpBenchmark() {
     /** A 2 s timeout (unless -Dserverbench.timeoutMs says otherwise), so `hang` fails quickly. */
     override fun clientSettings(): ClientSettings {
         val settings = ClientSettings.fromSystemProperties()
-        return if (System.getProperty(ClientSettings.TIMEOUT_PROPERTY) ==
-            null
-        ) {
-            settings.copy(timeout = Duration.ofSeconds(2))
-        } else {
-            settings
-        }
+        val timeoutGiven = System.getProperty(ClientSettings.TIMEOUT_PROPERTY) != null
+        return if (timeoutGiven) settings else settings.copy(timeout = Duration.ofSeconds(2))
     }
 
     @Benchmark

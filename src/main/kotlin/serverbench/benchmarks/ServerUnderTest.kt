@@ -191,19 +191,23 @@ internal class TargetServer private constructor(
 
     companion object {
         /**
-         * Connects to [target] for a run of [benchmark] with [params] that asks [kind] and the server [properties]:
-         * what only a server in this JVM can take is refused in one line that says how to apply it on the target, in
-         * the launcher's words ([TargetLimits]), for runs that bypass it.
+         * Connects to [target] for a run that asks [kind]; [requireRemoteable] has refused what only a server in this
+         * JVM can take.
          */
-        fun connect(
-            target: RemoteTarget,
-            kind: ServerKind,
+        fun connect(target: RemoteTarget, kind: ServerKind, tls: Boolean): TargetServer =
+            TargetServer(target, kind, tls)
+
+        /**
+         * Before [connect]: what a run of [benchmark] with [params] and the server [properties] asks that only a
+         * server in this JVM can take is refused in one line that says how to apply it on the target, in the
+         * launcher's words ([TargetLimits]), for runs that bypass it.
+         */
+        fun requireRemoteable(
             params: Map<String, String>,
             benchmark: String,
             inProcessOnly: String?,
             properties: Map<String, Any>,
-            tls: Boolean,
-        ): TargetServer {
+        ) {
             TargetLimits.refusal(params, RemoteTarget.ELSEWHERE)?.let { throw IllegalArgumentException(it) }
             require(inProcessOnly == null) { "$benchmark cannot drive -D${RemoteTarget.TARGET}: $inProcessOnly" }
             // What else a family puts in the server's properties (Netty's sslProvider) is no knob, but still the
@@ -213,7 +217,6 @@ internal class TargetServer private constructor(
                     "target takes from its own start: JAVA_OPTS='" +
                     properties.entries.joinToString(" ") { "-D${it.key}=${it.value}" } + "' scripts/serve ..."
             }
-            return TargetServer(target, kind, tls)
         }
     }
 }

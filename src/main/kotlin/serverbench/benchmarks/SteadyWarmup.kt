@@ -97,7 +97,8 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = Jit
             val jitQuiet = recentJit <= JIT_SHARE * wall.takeLast(Steadiness.WINDOWS).sum()
             val steady = jitQuiet && Steadiness.warmedUp(figures, tolerance)
             val starved = starved(jitNanos.last(), jitAfter.waitSince(jitBefore), report.wallNanos)
-            if (!steady && elapsed < limit && light != null && starved) lightNanos += lighter(light, limit - elapsed)
+            val mayLighten = !steady && elapsed < limit
+            if (mayLighten && light != null && starved) lightNanos += lighter(light, limit - elapsed)
             val now = System.nanoTime() - begun
             if (steady || now >= limit) {
                 return Outcome(

@@ -1,5 +1,6 @@
 package serverbench.benchmarks
 
+import serverbench.client.LoadClient
 import serverbench.client.LoadGroup
 import serverbench.fixture.CpuBudget
 
@@ -16,7 +17,7 @@ internal object TrialLines {
         val model = if (rate == 0.0) {
             "closed loop, $what on $how (latency from each actual send)"
         } else {
-            "open loop, ${serverbench.client.LoadClient.rateText(rate)} req/s on up to $what on $how " +
+            "open loop, ${LoadClient.rateText(rate)} req/s on up to $what on $how " +
                 "(latency.* from each scheduled send, corrected for coordinated omission; " +
                 "latency.uncorrected.* from the actual send)"
         }

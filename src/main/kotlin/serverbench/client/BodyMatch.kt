@@ -49,9 +49,7 @@ internal class BodyMatch(private val expected: ByteBuf) {
             // expected body, so they are taken from it).
             val from = expected.readerIndex()
             val before = sample ?: if (matchedSoFar && length > 0) text(expected, from, from + length.toInt()) else ""
-            if (before.length <
-                SAMPLE_BYTES
-            ) {
+            if (before.length < SAMPLE_BYTES) {
                 sample = before + text(buf, at, at + minOf(n, SAMPLE_BYTES - before.length))
             }
         }

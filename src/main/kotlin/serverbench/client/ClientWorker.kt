@@ -76,12 +76,7 @@ internal class ClientWorker(val index: Int, private val create: () -> LoadClient
                     Kind.BEGIN -> {
                         c.beginIteration(null)
                         command.result.complete(null)
-                        while (commands.isEmpty()) {
-                            val read = c.turn()
-                            // One release store per batch of events, to a counter only this thread writes: no lock,
-                            // no queue, no hand-off per request.
-                            if (read > 0) successes.lazySet(successes.get() + read)
-                        }
+                        turnUntilNextCommand(c)
                     }
 
                     Kind.END -> command.result.complete(c.endIteration())
@@ -100,6 +95,16 @@ internal class ClientWorker(val index: Int, private val create: () -> LoadClient
             started.completeExceptionally(t)
             while (true) commands.poll()?.result?.completeExceptionally(t) ?: break
             runCatching { c?.close() }
+        }
+    }
+
+    /** Drives [c]'s connections through an iteration, until the next command comes. */
+    private fun turnUntilNextCommand(c: LoadClient) {
+        while (commands.isEmpty()) {
+            val read = c.turn()
+            // One release store per batch of events, to a counter only this thread writes: no lock, no queue, no
+            // hand-off per request.
+            if (read > 0) successes.lazySet(successes.get() + read)
         }
     }
 }

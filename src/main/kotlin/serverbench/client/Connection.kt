@@ -167,17 +167,16 @@ internal class Connection(
             !parser.bodyMatches || parser.bodyLength != client.expectedBody.readableBytes().toLong() ->
                 client.failures.add(
                     FailureKind.INVALID_BODY,
-                    "body \"${oneLine(parser.sample ?: "")}\" " +
-                        "(${parser.bodyLength} bytes), expected \"${oneLine(client.request.expectedBody)}\"" +
-                        // Only where the sample does not hold the whole body: a short body shows its difference.
-                        (
-                            parser.difference?.takeIf { parser.bodyLength > (parser.sample?.length ?: 0) }
-                                ?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""
-                            ),
+                    invalidBody(parser.sample, parser.bodyLength, parser.difference, client.request.expectedBody),
                 )
 
             else -> client.succeeded(now, now - intendedAt, now - sentAt, received)
         }
+        next(ctx)
+    }
+
+    /** After a response: reconnect when the server or -p requestsPerConnection closes, else ready for the next. */
+    private fun next(ctx: ChannelHandlerContext) {
         val limit = client.settings.requestsPerConnection
         when {
             !parser.keepAlive -> {
@@ -259,6 +258,16 @@ internal class Connection(
         }
         ctx.close()
     }
+}
+
+/**
+ * A body that is not the expected one, in one line: its [sample], [length] and the [expected] body; the first
+ * [difference] only where the sample does not hold the whole body (a short body shows its difference itself).
+ */
+internal fun invalidBody(sample: String?, length: Long, difference: String?, expected: String): String {
+    val differs = difference?.takeIf { length > (sample?.length ?: 0) }
+        ?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""
+    return "body \"${oneLine(sample ?: "")}\" ($length bytes), expected \"${oneLine(expected)}\"$differs"
 }
 
 /** A response's text for a failure message: on one line, at most [ResponseParser.SAMPLE_BYTES] characters. */

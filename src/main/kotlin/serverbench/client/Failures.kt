@@ -1,5 +1,7 @@
 package serverbench.client
 
+import java.util.concurrent.atomic.AtomicLong
+
 /** Every way a request can fail. A failed request never counts as throughput. */
 enum class FailureKind(val label: String) {
     NON_2XX("non-2xx"),
@@ -79,7 +81,7 @@ internal class Failures(
     private val settings: ClientSettings,
     private val iteration: FailureCounts,
     /** Failed requests of every client thread of the trial: the tolerance applies to their sum. */
-    private val trialTotal: java.util.concurrent.atomic.AtomicLong = java.util.concurrent.atomic.AtomicLong(),
+    private val trialTotal: AtomicLong = AtomicLong(),
 ) {
     val trial = FailureCounts()
 

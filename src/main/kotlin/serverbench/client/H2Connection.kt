@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf
 import io.netty.channel.Channel
 import io.netty.channel.ChannelHandlerContext
 import io.netty.channel.ChannelInboundHandlerAdapter
+import io.netty.channel.ChannelOutboundHandlerAdapter
+import io.netty.channel.ChannelPromise
 import io.netty.handler.codec.http2.Http2ConnectionAdapter
 import io.netty.handler.codec.http2.Http2ConnectionHandler
 import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder
@@ -71,7 +73,8 @@ internal class H2Connection(
     }
 
     private fun announce(s: H2Stream) {
-        if (closed || retiring || s.announced || !slots.holds(s)) return
+        val open = !closed && !retiring
+        if (!open || s.announced || !slots.holds(s)) return
         s.announced = true
         slots.connected(s)
     }
@@ -105,9 +108,7 @@ internal class H2Connection(
             override fun onStreamClosed(stream: Http2Stream) {
                 val s = byId.remove(stream.id()) ?: return
                 val kind = if (goAwayError != NOT_GONE) FailureKind.GOAWAY else FailureKind.RESET
-                val why = if (kind ==
-                    FailureKind.GOAWAY
-                ) {
+                val why = if (kind == FailureKind.GOAWAY) {
                     goAwayText()
                 } else {
                     "stream closed before its response was complete"
@@ -280,8 +281,8 @@ internal class H2Connection(
 }
 
 /** Counts the bytes of the HTTP/2 frames written on a connection (before TLS), for `bytes.inPerReq` on h2. */
-internal class H2BytesWritten(private val stats: IterationStats) : io.netty.channel.ChannelOutboundHandlerAdapter() {
-    override fun write(ctx: ChannelHandlerContext, msg: Any, promise: io.netty.channel.ChannelPromise) {
+internal class H2BytesWritten(private val stats: IterationStats) : ChannelOutboundHandlerAdapter() {
+    override fun write(ctx: ChannelHandlerContext, msg: Any, promise: ChannelPromise) {
         if (msg is ByteBuf) stats.h2Written += msg.readableBytes()
         ctx.write(msg, promise)
     }

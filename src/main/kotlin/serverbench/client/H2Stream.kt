@@ -82,9 +82,7 @@ internal class H2Stream(
         when {
             status !in 200..299 -> fail(
                 FailureKind.NON_2XX,
-                "HTTP $status${body.sample?.let {
-                    " \"${oneLine(it)}\""
-                } ?: ""}",
+                "HTTP $status" + (body.sample?.let { " \"${oneLine(it)}\"" } ?: ""),
             )
 
             expectedType != null && !typeMatches(expectedType) -> fail(
@@ -107,13 +105,7 @@ internal class H2Stream(
 
             !body.complete -> fail(
                 FailureKind.INVALID_BODY,
-                "body \"${oneLine(
-                    body.sample ?: "",
-                )}\" (${body.length} bytes), expected \"${oneLine(client.request.expectedBody)}\"" +
-                    (
-                        body.difference?.takeIf { body.length > (body.sample?.length ?: 0) }
-                            ?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""
-                        ),
+                invalidBody(body.sample, body.length, body.difference, client.request.expectedBody),
             )
 
             else -> client.succeeded(now, now - intendedAt, now - sentAt, body.length)

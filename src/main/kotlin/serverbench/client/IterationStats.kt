@@ -2,6 +2,7 @@ package serverbench.client
 
 import org.HdrHistogram.Histogram
 import java.lang.management.ManagementFactory
+import javax.net.ssl.SSLSession
 
 /**
  * What a [LoadClient] measures in one iteration, kept apart from the transport that produces it (as Hyperfoil keeps
@@ -39,7 +40,7 @@ internal class IterationStats(
     var h2Read = 0L
 
     /** A completed TLS handshake, full or resumed ([TlsHandshakes]); a context not from ClientTls counts as neither. */
-    fun tlsHandshake(session: javax.net.ssl.SSLSession) {
+    fun tlsHandshake(session: SSLSession) {
         when (TlsHandshakes.kind(session)) {
             TlsHandshakes.Kind.FULL -> tlsFull++
             TlsHandshakes.Kind.RESUMED -> tlsResumed++

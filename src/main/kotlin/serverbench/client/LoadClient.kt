@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf
 import io.netty.buffer.Unpooled
 import io.netty.channel.ManualIoEventLoop
 import java.net.InetSocketAddress
+import java.time.Duration
 import java.util.concurrent.TimeUnit
 
 /**
@@ -133,7 +134,8 @@ class LoadClient(
             if (others != null) pending += others.collect()
             val now = System.nanoTime()
             val windowOver = windowNanos != 0L && now - windowEnd >= 0
-            if (pending > 1 || (pending == 1L && (windowNanos == 0L || windowOver))) {
+            val lastMayGo = windowNanos == 0L || windowOver
+            if (pending > 1 || (pending == 1L && lastMayGo)) {
                 pending--
                 returned++
                 return
@@ -142,16 +144,21 @@ class LoadClient(
                 windowEnd = stats.lateCall(now) // JMH's timer is late (see next()): counted; the next call waits again
                 return
             }
-            var wakeAt = nextScanAt
-            if (windowNanos != 0L) {
-                val end = if (windowOver) windowEnd + LATE_CALL_WAIT_NANOS else windowEnd
-                if (end - wakeAt < 0) wakeAt = end
-            }
-            // While waiting, poll the other threads' successes at least this often, so that only those completed after
-            // the last poll before JMH's deadline can miss its count (docs/scaling-the-load.md).
-            if (others != null && now + OTHERS_POLL_NANOS - wakeAt < 0) wakeAt = now + OTHERS_POLL_NANOS
-            runOnce(now, wakeAt)
+            runOnce(now, wakeAt(now, windowOver))
         }
+    }
+
+    /** When a wait for a success ends: at the next scan, at the window's end (or the late call's), or the next poll. */
+    private fun wakeAt(now: Long, windowOver: Boolean): Long {
+        var wakeAt = nextScanAt
+        if (windowNanos != 0L) {
+            val end = if (windowOver) windowEnd + LATE_CALL_WAIT_NANOS else windowEnd
+            if (end - wakeAt < 0) wakeAt = end
+        }
+        // While waiting, poll the other threads' successes at least this often, so that only those completed after
+        // the last poll before JMH's deadline can miss its count (docs/scaling-the-load.md).
+        if (others != null && now + OTHERS_POLL_NANOS - wakeAt < 0) wakeAt = now + OTHERS_POLL_NANOS
+        return wakeAt
     }
 
     /**
@@ -201,7 +208,7 @@ class LoadClient(
      * stopping the server does not abort requests in flight. The client sends nothing afterwards. Returns the requests
      * still in flight when the wait ended (a server that serves its connections one by one may need longer).
      */
-    fun drain(maxWait: java.time.Duration = settings.timeout): Int {
+    fun drain(maxWait: Duration = settings.timeout): Int {
         checkOwner()
         remainingRequests = 0
         return slots.drain(System.nanoTime() + minOf(timeoutNanos, maxWait.toNanos()), scanIntervalNanos)
@@ -219,7 +226,7 @@ class LoadClient(
      * counted neither as throughput nor as latency: cutting by completion time keeps the sample unbiased, where cutting
      * by send time would drop the requests that straddle the boundary, the longer ones more likely.
      */
-    fun beginIteration(window: java.time.Duration? = null) {
+    fun beginIteration(window: Duration? = null) {
         checkOwner()
         stats.startDiscarding()
         try {

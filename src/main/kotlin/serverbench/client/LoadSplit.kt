@@ -18,9 +18,7 @@ class LoadSplit private constructor(
     /** "32 + 32 connections" (closed loop) or "1000 + 1000 req/s on up to 32 + 32 connections" (open loop). */
     fun describe(): String {
         val conns = connections.joinToString(" + ") + " connections"
-        return if (rates[0] ==
-            0.0
-        ) {
+        return if (rates[0] == 0.0) {
             conns
         } else {
             rates.joinToString(" + ") { LoadClient.rateText(it) } + " req/s on up to $conns"

@@ -159,23 +159,11 @@ internal class OpenLoop(
             val due = intendedAt(scheduled)
             if (due - now > 0) return
             if (now - due > timeoutNanos) {
-                scheduled++
-                stats.dropped++
-                val ms = client.settings.timeout.toMillis()
-                val rateText = LoadClient.rateText(rate)
-                client.failures.add(
-                    FailureKind.DROPPED,
-                    "not sent within $ms ms of its scheduled time: all " +
-                        "$connections connections were busy (the server is slower than -p rate=$rateText; " +
-                        "raise -p concurrency or lower the rate)",
-                )
-                stats.unanswered(now - due)
+                drop(now, due)
                 continue
             }
             if (idleCount == 0) {
-                val waiting = ((now - scheduleStart - phaseNanos) / intervalNanos).toLong() + 1 - scheduled
-                while (opened < connections && connecting < waiting) openAnother()
-                if (opened >= connections) stats.capReached = true
+                openForWaiting(now)
                 return
             }
             val c = idle[--idleCount]!!
@@ -189,6 +177,28 @@ internal class OpenLoop(
             // queued behind the server's work when it is busy), as wrk2 pre-opens its connections.
             if (idleCount == 0 && connecting == 0 && opened < connections) openAnother()
         }
+    }
+
+    /** A request [due] that waited longer than the timeout for a connection: never sent, counted as dropped. */
+    private fun drop(now: Long, due: Long) {
+        scheduled++
+        stats.dropped++
+        val ms = client.settings.timeout.toMillis()
+        val rateText = LoadClient.rateText(rate)
+        client.failures.add(
+            FailureKind.DROPPED,
+            "not sent within $ms ms of its scheduled time: all " +
+                "$connections connections were busy (the server is slower than -p rate=$rateText; " +
+                "raise -p concurrency or lower the rate)",
+        )
+        stats.unanswered(now - due)
+    }
+
+    /** No idle connection: one is opened per waiting request, up to [connections] (then the cap was reached). */
+    private fun openForWaiting(now: Long) {
+        val waiting = ((now - scheduleStart - phaseNanos) / intervalNanos).toLong() + 1 - scheduled
+        while (opened < connections && connecting < waiting) openAnother()
+        if (opened >= connections) stats.capReached = true
     }
 
     /** One more connection, in the next unused slot. */

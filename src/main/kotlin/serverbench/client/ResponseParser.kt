@@ -62,6 +62,11 @@ internal class ResponseParser(
     private var state = HEAD
     private var remaining = 0L
 
+    // The head's framing headers, while it is read.
+    private var contentLength = -1L
+    private var chunked = false
+    private var typeSeen = false
+
     fun reset() {
         status = 0
         keepAlive = true
@@ -78,6 +83,7 @@ internal class ResponseParser(
      * unread), [NEED_MORE] when the rest is still to come (an incomplete head or chunk line stays unread, so the
      * caller keeps it for the next read), or [MALFORMED] (see [problem]).
      */
+    @Suppress("CyclomaticComplexMethod") // One branch per parser state: the state machine reads as one table.
     fun parse(buf: ByteBuf): Int {
         while (true) {
             when (state) {
@@ -98,15 +104,8 @@ internal class ResponseParser(
                 }
 
                 CHUNK_SIZE -> {
-                    val end = lineEnd(buf, buf.readerIndex()) ?: return needLine(buf)
-                    val size = chunkSize(buf, buf.readerIndex(), end) ?: return malformed("bad chunk size line")
-                    buf.readerIndex(end)
-                    if (size == 0L) {
-                        state = TRAILERS
-                    } else {
-                        remaining = size
-                        state = CHUNK_DATA
-                    }
+                    val r = chunkSizeLine(buf)
+                    if (r != CONTINUE) return r
                 }
 
                 CHUNK_DATA -> {
@@ -116,10 +115,8 @@ internal class ResponseParser(
                 }
 
                 CHUNK_END -> {
-                    val end = lineEnd(buf, buf.readerIndex()) ?: return needLine(buf)
-                    if (!isBlank(buf, buf.readerIndex(), end)) return malformed("no CRLF after chunk data")
-                    buf.readerIndex(end)
-                    state = CHUNK_SIZE
+                    val r = chunkEnd(buf)
+                    if (r != CONTINUE) return r
                 }
 
                 TRAILERS -> {
@@ -132,70 +129,45 @@ internal class ResponseParser(
         }
     }
 
+    /** A chunk's size line: then its data, or the trailers after the last (size 0) chunk. */
+    private fun chunkSizeLine(buf: ByteBuf): Int {
+        val end = lineEnd(buf, buf.readerIndex()) ?: return needLine(buf)
+        val size = chunkSize(buf, buf.readerIndex(), end) ?: return malformed("bad chunk size line")
+        buf.readerIndex(end)
+        if (size == 0L) {
+            state = TRAILERS
+        } else {
+            remaining = size
+            state = CHUNK_DATA
+        }
+        return CONTINUE
+    }
+
+    /** The CRLF after a chunk's data. */
+    private fun chunkEnd(buf: ByteBuf): Int {
+        val end = lineEnd(buf, buf.readerIndex()) ?: return needLine(buf)
+        if (!isBlank(buf, buf.readerIndex(), end)) return malformed("no CRLF after chunk data")
+        buf.readerIndex(end)
+        state = CHUNK_SIZE
+        return CONTINUE
+    }
+
     /** The connection closed: completes a body delimited by the close, otherwise the response was cut short. */
     fun endOfInput(): Int = if (state == BODY_UNTIL_CLOSE) COMPLETE else NEED_MORE
 
     private fun head(buf: ByteBuf): Int {
         val start = buf.readerIndex()
         // Find the blank line that ends the head before consuming anything: a split head is parsed once, whole.
-        var lineStart = start
-        var end = -1
-        while (true) {
-            val next = lineEnd(buf, lineStart) ?: break
-            if (lineStart > start && isBlank(buf, lineStart, next)) {
-                end = next
-                break
-            }
-            lineStart = next
-        }
+        val end = headEnd(buf, start)
         if (end < 0) {
             val tooLong = buf.readableBytes() > MAX_HEAD_BYTES
             return if (tooLong) malformed("response head longer than $MAX_HEAD_BYTES bytes") else NEED_MORE
         }
         val statusLineEnd = lineEnd(buf, start)!!
-        if (statusLineEnd - start < 14 || !startsWith(buf, start, HTTP_1) || buf.getByte(start + 8) != SP) {
+        if (!statusLine(buf, start, statusLineEnd)) {
             return malformed("bad status line \"${text(buf, start, statusLineEnd).trimEnd()}\"")
         }
-        val http10 = buf.getByte(start + 7) == '0'.code.toByte()
-        status = digits(buf, start + 9, start + 12).toInt()
-        if (status < 100) return malformed("bad status line \"${text(buf, start, statusLineEnd).trimEnd()}\"")
-        keepAlive = !http10
-        var contentLength = -1L
-        var chunked = false
-        var typeSeen = false
-        lineStart = statusLineEnd
-        while (lineStart < end) {
-            val lineEnd = lineEnd(buf, lineStart)!!
-            when {
-                headerIs(buf, lineStart, lineEnd, CONTENT_LENGTH) -> {
-                    val value = valueStart(buf, lineStart + CONTENT_LENGTH.size + 1, lineEnd)
-                    contentLength = digits(buf, value, trimEnd(buf, lineEnd))
-                    if (contentLength < 0) return malformed("bad Content-Length")
-                }
-
-                headerIs(buf, lineStart, lineEnd, TRANSFER_ENCODING) ->
-                    chunked = contains(buf, lineStart + TRANSFER_ENCODING.size + 1, lineEnd, CHUNKED)
-
-                expectedType != null && headerIs(buf, lineStart, lineEnd, CONTENT_TYPE) -> {
-                    typeSeen = true
-                    val value = valueStart(buf, lineStart + CONTENT_TYPE.size + 1, lineEnd)
-                    val valueEnd = trimEnd(buf, lineEnd)
-                    if (valueEnd - value < expectedType.size || !startsWithIgnoringCase(buf, value, expectedType)) {
-                        contentTypeMatches = false
-                        contentType = text(buf, value, valueEnd)
-                    }
-                }
-
-                headerIs(buf, lineStart, lineEnd, CONNECTION) -> {
-                    if (contains(buf, lineStart + CONNECTION.size + 1, lineEnd, CLOSE)) {
-                        keepAlive = false
-                    } else if (contains(buf, lineStart + CONNECTION.size + 1, lineEnd, KEEP_ALIVE)) {
-                        keepAlive = true
-                    }
-                }
-            }
-            lineStart = lineEnd
-        }
+        if (!headers(buf, statusLineEnd, end)) return malformed("bad Content-Length")
         buf.readerIndex(end)
         if (expectedType != null && !typeSeen) {
             contentTypeMatches = false
@@ -208,6 +180,75 @@ internal class ResponseParser(
             contentType = null
             return CONTINUE
         }
+        return afterHead()
+    }
+
+    /** Where the blank line that ends the head starting at [start] ends, or -1 while it has not all arrived. */
+    private fun headEnd(buf: ByteBuf, start: Int): Int {
+        var lineStart = start
+        while (true) {
+            val next = lineEnd(buf, lineStart) ?: return -1
+            if (lineStart > start && isBlank(buf, lineStart, next)) return next
+            lineStart = next
+        }
+    }
+
+    /** Reads the status line (to [lineEnd]): false when it is not `HTTP/1.x` with a status of 100 or more. */
+    private fun statusLine(buf: ByteBuf, start: Int, lineEnd: Int): Boolean {
+        if (lineEnd - start < 14 || !startsWith(buf, start, HTTP_1) || buf.getByte(start + 8) != SP) return false
+        val http10 = buf.getByte(start + 7) == '0'.code.toByte()
+        status = digits(buf, start + 9, start + 12).toInt()
+        if (status < 100) return false
+        keepAlive = !http10
+        return true
+    }
+
+    /** Reads the header lines from [from] to the head's [end]: false for a bad Content-Length. */
+    private fun headers(buf: ByteBuf, from: Int, end: Int): Boolean {
+        contentLength = -1L
+        chunked = false
+        typeSeen = false
+        var lineStart = from
+        while (lineStart < end) {
+            val lineEnd = lineEnd(buf, lineStart)!!
+            when {
+                headerIs(buf, lineStart, lineEnd, CONTENT_LENGTH) -> {
+                    val value = valueStart(buf, lineStart + CONTENT_LENGTH.size + 1, lineEnd)
+                    contentLength = digits(buf, value, trimEnd(buf, lineEnd))
+                    if (contentLength < 0) return false
+                }
+
+                headerIs(buf, lineStart, lineEnd, TRANSFER_ENCODING) ->
+                    chunked = contains(buf, lineStart + TRANSFER_ENCODING.size + 1, lineEnd, CHUNKED)
+
+                expectedType != null && headerIs(buf, lineStart, lineEnd, CONTENT_TYPE) ->
+                    contentTypeHeader(buf, lineStart, lineEnd, expectedType)
+
+                headerIs(buf, lineStart, lineEnd, CONNECTION) -> {
+                    if (contains(buf, lineStart + CONNECTION.size + 1, lineEnd, CLOSE)) {
+                        keepAlive = false
+                    } else if (contains(buf, lineStart + CONNECTION.size + 1, lineEnd, KEEP_ALIVE)) {
+                        keepAlive = true
+                    }
+                }
+            }
+            lineStart = lineEnd
+        }
+        return true
+    }
+
+    private fun contentTypeHeader(buf: ByteBuf, lineStart: Int, lineEnd: Int, expected: ByteArray) {
+        typeSeen = true
+        val value = valueStart(buf, lineStart + CONTENT_TYPE.size + 1, lineEnd)
+        val valueEnd = trimEnd(buf, lineEnd)
+        if (valueEnd - value < expected.size || !startsWithIgnoringCase(buf, value, expected)) {
+            contentTypeMatches = false
+            contentType = text(buf, value, valueEnd)
+        }
+    }
+
+    /** What follows a final response's head: nothing, chunks, [contentLength] bytes, or bytes until the close. */
+    private fun afterHead(): Int {
         state = when {
             status == 101 || status == 204 || status == 304 -> return COMPLETE
 

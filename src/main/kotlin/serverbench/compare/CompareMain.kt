@@ -65,74 +65,119 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
     }
 
     private fun execute(args: Array<String>): Int {
-        val parser = OptionParser(false)
-        // The regex ends compare's own options: what follows is JMH's.
-        parser.posixlyCorrect(true)
-        val jar = { side: String -> parser.accepts("$side-jar").withRequiredArg() }
-        val java = { side: String -> parser.accepts("$side-java").withRequiredArg() }
-        val sideArgs = { side: String -> parser.accepts("$side-args").withRequiredArg().defaultsTo("") }
-        val baseJar = jar("base")
-        val headJar = jar("head")
-        val baseJava = java("base")
-        val headJava = java("head")
-        val baseArgs = sideArgs("base")
-        val headArgs = sideArgs("head")
-        val forksSpec = parser.accepts("forks").withRequiredArg().ofType(Int::class.javaObjectType)
-            .defaultsTo(DEFAULT_FORKS)
-        val precisionSpec = parser.accepts("precision").withRequiredArg().defaultsTo(DEFAULT_PRECISION)
-        val budgetSpec = parser.accepts("budget").withRequiredArg().defaultsTo(DEFAULT_BUDGET)
-        val resultsSpec = parser.accepts("results").withRequiredArg().defaultsTo("jmh-results")
-        val help = parser.acceptsAll(listOf("h", "help"))
-        val set = parser.parse(*args)
-        if (set.has(help)) {
+        val options = Options(args)
+        if (options.help) {
             out.println(USAGE)
             return 0
         }
-        val common = set.nonOptionArguments().map { it.toString() }
-        if (common.isEmpty() || common.first().startsWith("-")) throw Refused("the benchmark regex is missing")
-        common.firstOrNull { it in OWNED }?.let {
-            throw Refused("$it: compare sets it for every fork itself" + if (it == "-f") "; use --forks N" else "")
-        }
-        val forks = set.valueOf(forksSpec)
-        if (!ForkOrder.allowed(forks)) {
-            throw Refused(
-                "--forks $forks: must be even and ${ForkStatistics.minimumForks} or more " +
-                    "(${ForkOrder.allowedList()}; default $DEFAULT_FORKS): fewer can never mark a row, an odd count " +
-                    "cannot cancel a steady drift",
-            )
-        }
-        val precision = set.valueOf(precisionSpec).let {
-            ForkPlan.fraction(it) ?: throw Refused("--precision $it: a per cent above 0 and below 100, such as 2%")
-        }
-        val budget = set.valueOf(budgetSpec).let {
-            ForkPlan.seconds(it)
-                ?: throw Refused("--budget $it: a duration such as 15m, 900s or 1h; 0 runs exactly --forks")
-        }
-        val plan = ForkPlan(forks, precision, budget)
-        val ownJar = File(Compare::class.java.protectionDomain.codeSource.location.toURI()).path
-        val ownJava = File(System.getProperty("java.home"), "bin/java").path
-        fun side(
-            name: String,
-            jarSpec: joptsimple.OptionSpec<String>,
-            javaSpec: joptsimple.OptionSpec<String>,
-            argSpec: joptsimple.OptionSpec<String>,
-        ): Configuration {
-            val j = File(set.valueOf(jarSpec) ?: ownJar)
-            if (!j.isFile) throw Refused("--$name-jar ${j.path}: no such file")
-            val given = set.valueOf(javaSpec)
-            val exe = if (given == null) {
-                ownJava
-            } else {
-                Configuration.java(given)
-                    ?: throw Refused(
-                        "--$name-java $given: not a java executable (give .../bin/java or a JDK directory)",
-                    )
+        val common = options.common()
+        val plan = options.plan()
+        val base = options.side("base")
+        val head = options.side("head")
+        refuseSideParams(base, head, Configuration.paramValues(common.drop(1)))
+        val timing = if (common.any { it in setOf("-i", "-r", "-wi", "-w") }) emptyList() else DEFAULT_TIMING
+        val stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+        val dir = File(options.results, "compare-$stamp")
+        val sideParams = base.params + head.params
+        val measured = measure(Forks(base, head, common + timing, dir, err), plan, sideParams)
+            ?: return 2 // refused or interrupted, as a line said; interrupted, exitProcess waits for the halt
+        val comparison = compared(measured.forks, sideParams)
+        val note = note(measured, plan, options.budget, (common + timing).drop(1))
+        val markdown = ComparisonOutput.markdown(comparison, base.describe(), head.describe(), note)
+        out.print(markdown)
+        val json = File(options.results, "compare-$stamp.json")
+        ComparisonOutput.write(json, ComparisonOutput.json(comparison))
+        ComparisonOutput.write(File(options.results, "compare-$stamp.md"), markdown)
+        err.println(
+            "compare: verdict in ${json.path}, table in ${options.results.path}/compare-$stamp.md, " +
+                "each fork's results and log in ${dir.path}/",
+        )
+        comparison.notCompared.forEach { err.println("compare: $it") }
+        comparison.clientThreads?.let { err.println("compare: $it") }
+        if (comparison.rows.isEmpty()) {
+            if (comparison.notCompared.isEmpty()) {
+                err.println("compare: no benchmark completed on both sides; the logs in ${dir.path}/ say why")
             }
-            return Configuration(name, j, exe, set.valueOf(argSpec))
+            return 1
         }
-        val base = side("base", baseJar, baseJava, baseArgs)
-        val head = side("head", headJar, headJava, headArgs)
-        val shared = Configuration.paramValues(common.drop(1))
+        return 0
+    }
+
+    /** compare's own options as [args] give them; each reader refuses a value it cannot run, in one line. */
+    private class Options(args: Array<String>) {
+        private val parser = OptionParser(false).apply {
+            // The regex ends compare's own options: what follows is JMH's.
+            posixlyCorrect(true)
+        }
+        private val jars = SIDES.associateWith { parser.accepts("$it-jar").withRequiredArg() }
+        private val javas = SIDES.associateWith { parser.accepts("$it-java").withRequiredArg() }
+        private val sideArgs = SIDES.associateWith { parser.accepts("$it-args").withRequiredArg().defaultsTo("") }
+        private val forksSpec = parser.accepts("forks").withRequiredArg().ofType(Int::class.javaObjectType)
+            .defaultsTo(DEFAULT_FORKS)
+        private val precisionSpec = parser.accepts("precision").withRequiredArg().defaultsTo(DEFAULT_PRECISION)
+        private val budgetSpec = parser.accepts("budget").withRequiredArg().defaultsTo(DEFAULT_BUDGET)
+        private val resultsSpec = parser.accepts("results").withRequiredArg().defaultsTo("jmh-results")
+        private val helpSpec = parser.acceptsAll(listOf("h", "help"))
+        private val set = parser.parse(*args)
+
+        val help: Boolean get() = set.has(helpSpec)
+        val budget: String get() = set.valueOf(budgetSpec)
+        val results: File get() = File(set.valueOf(resultsSpec))
+
+        /** The regex and the JMH options after it, which every fork of both sides gets. */
+        fun common(): List<String> {
+            val common = set.nonOptionArguments().map { it.toString() }
+            if (common.isEmpty() || common.first().startsWith("-")) throw Refused("the benchmark regex is missing")
+            common.firstOrNull { it in OWNED }?.let {
+                throw Refused("$it: compare sets it for every fork itself" + if (it == "-f") "; use --forks N" else "")
+            }
+            return common
+        }
+
+        /** --forks, --precision and --budget. */
+        fun plan(): ForkPlan {
+            val forks = set.valueOf(forksSpec)
+            if (!ForkOrder.allowed(forks)) {
+                throw Refused(
+                    "--forks $forks: must be even and ${ForkStatistics.minimumForks} or more " +
+                        "(${ForkOrder.allowedList()}; default $DEFAULT_FORKS): fewer can never mark a row, an odd " +
+                        "count cannot cancel a steady drift",
+                )
+            }
+            val precision = set.valueOf(precisionSpec).let {
+                ForkPlan.fraction(it) ?: throw Refused("--precision $it: a per cent above 0 and below 100, such as 2%")
+            }
+            val budget = set.valueOf(budgetSpec).let {
+                ForkPlan.seconds(it)
+                    ?: throw Refused("--budget $it: a duration such as 15m, 900s or 1h; 0 runs exactly --forks")
+            }
+            return ForkPlan(forks, precision, budget)
+        }
+
+        /** The [name] side: its jar and java (this jar's and this JVM's when not given) and its own arguments. */
+        fun side(name: String): Configuration {
+            val jar = File(set.valueOf(jars.getValue(name)) ?: ownJar())
+            if (!jar.isFile) throw Refused("--$name-jar ${jar.path}: no such file")
+            val given = set.valueOf(javas.getValue(name))
+            val exe = if (given == null) {
+                File(System.getProperty("java.home"), "bin/java").path
+            } else {
+                Configuration.java(given) ?: throw Refused(
+                    "--$name-java $given: not a java executable (give .../bin/java or a JDK directory)",
+                )
+            }
+            return Configuration(name, jar, exe, set.valueOf(sideArgs.getValue(name)))
+        }
+
+        private fun ownJar() = File(Compare::class.java.protectionDomain.codeSource.location.toURI()).path
+
+        private companion object {
+            val SIDES = listOf("base", "head")
+        }
+    }
+
+    /** A -p in a side's --*-args takes one value, and is not given after the regex ([shared]) as well. */
+    private fun refuseSideParams(base: Configuration, head: Configuration, shared: Map<String, List<String>>) {
         for (config in listOf(base, head)) {
             for ((name, values) in config.paramValues) {
                 val given = "--${config.name}-args -p $name"
@@ -146,23 +191,24 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
                 if (name in shared) throw Refused("$given: also given after the regex; give it to each side only")
             }
         }
-        val timing = if (common.any { it in setOf("-i", "-r", "-wi", "-w") }) emptyList() else DEFAULT_TIMING
-        val stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
-        val results = File(set.valueOf(resultsSpec))
-        val dir = File(results, "compare-$stamp")
-        val sideParams = base.params + head.params
-        fun compared(forks: List<Pair<ForkOrder.Side, File?>>) = Comparison.of(
-            forks.mapNotNull { (side, json) -> json?.let { side to Results.read(it) } },
-            sideParams,
-        )
-        fun throughput(c: Comparison) = c.rows.filter { it.metric == MetricCatalogue.THROUGHPUT }
+    }
+
+    private fun compared(forks: List<Pair<ForkOrder.Side, File?>>, sideParams: Set<String>) = Comparison.of(
+        forks.mapNotNull { (side, json) -> json?.let { side to Results.read(it) } },
+        sideParams,
+    )
+
+    private fun throughput(c: Comparison) = c.rows.filter { it.metric == MetricCatalogue.THROUGHPUT }
+
+    /** Runs [forks] under [plan], forecasting how long it takes first from measured figures, then from its own. */
+    private fun measure(forks: Forks, plan: ForkPlan, sideParams: Set<String>): Forks.Measured? {
         val basis = "measured on 2026-11-25 for CpuBenchmark.direct netty at 5 × 5 s, docs/compare.md; per row, " +
             "so a run of several rows, or a slower machine, takes longer"
-        val measured = Forks(base, head, common + timing, dir, err).run(
+        return forks.run(
             plan,
-            { done -> throughput(compared(done)).map(ForkPlan::pooledDetectable) },
+            { done -> throughput(compared(done, sideParams)).map(ForkPlan::pooledDetectable) },
             { done, seconds ->
-                val spread = ForkPlan.spread(throughput(compared(done)))
+                val spread = ForkPlan.spread(throughput(compared(done, sideParams)))
                 if (spread != null) {
                     val own = "from this run's first ${plan.firstForks} forks a side, the median of its rows"
                     err.println("compare: " + plan.forecast(spread, seconds / done.size, own))
@@ -175,35 +221,19 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
                         "at the first look (${plan.firstForks} a side)",
                 )
             },
-        ) ?: return 2 // refused or interrupted, as a line said; interrupted, exitProcess waits for the halt
-        val comparison = compared(measured.forks)
-        val note = "${measured.forksASide} forks a side, alternating " +
+        )
+    }
+
+    /** How the table was measured, for its heading: forks, time, why it stopped, and each fork's options. */
+    private fun note(measured: Forks.Measured, plan: ForkPlan, budget: String, forkOptions: List<String>) =
+        "${measured.forksASide} forks a side, alternating " +
             "(${ForkOrder.of(2).joinToString(" ") { it.name.lowercase() }} …), " +
             "in ${Math.round(measured.seconds / 60)} min; stopped adding forks: ${measured.stop.said} " +
-            "(--precision ${ForkPlan.percent(precision)}, --budget ${set.valueOf(budgetSpec)}, " +
+            "(--precision ${ForkPlan.percent(plan.precision)}, --budget $budget, " +
             "first look at ${plan.firstForks} a side" +
             (if (measured.forksASide < plan.firstForks) ", not reached; " else "; ") +
             "the rule reads each row's forks pooled, blind to sides, " +
             "and simulated A/A runs under it were falsely marked at most " +
             "${ForkPlan.percent(ForkPlan.PROMISED_LEVEL)} of the time, docs/compare.md); each fork " +
-            (common + timing).drop(1).joinToString(" ")
-        val markdown = ComparisonOutput.markdown(comparison, base.describe(), head.describe(), note)
-        out.print(markdown)
-        val json = File(results, "compare-$stamp.json")
-        ComparisonOutput.write(json, ComparisonOutput.json(comparison))
-        ComparisonOutput.write(File(results, "compare-$stamp.md"), markdown)
-        err.println(
-            "compare: verdict in ${json.path}, table in ${results.path}/compare-$stamp.md, " +
-                "each fork's results and log in ${dir.path}/",
-        )
-        comparison.notCompared.forEach { err.println("compare: $it") }
-        comparison.clientThreads?.let { err.println("compare: $it") }
-        if (comparison.rows.isEmpty()) {
-            if (comparison.notCompared.isEmpty()) {
-                err.println("compare: no benchmark completed on both sides; the logs in ${dir.path}/ say why")
-            }
-            return 1
-        }
-        return 0
-    }
+            forkOptions.joinToString(" ")
 }

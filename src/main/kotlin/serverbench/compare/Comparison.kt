@@ -86,23 +86,34 @@ class Comparison(
                 if (ClientThreads.PARAM !in sideParams) {
                     ClientThreads.differ(base, head)?.let { threads += "$name$shown" to it }
                 }
-                for (metric in MetricCatalogue.headlines) {
-                    val b = base.mapNotNull { it.metric(metric.name)?.score }.filter { it.isFinite() }
-                    val h = head.mapNotNull { it.metric(metric.name)?.score }.filter { it.isFinite() }
-                    if (b.isEmpty() || h.isEmpty()) continue
-                    rows += Row(
-                        first.benchmark,
-                        params,
-                        metric,
-                        first.metric(metric.name)?.unit ?: "",
-                        b.toDoubleArray(),
-                        h.toDoubleArray(),
-                        members.maxOf { it.second.iterations },
-                        members.count { it.second.notSteady },
-                    )
-                }
+                rows += metricRows(members.map { it.second }, params, base, head)
             }
             return Comparison(rows, notCompared, ClientThreads.warning(threads, "base against head"))
+        }
+
+        /** A row for each headline metric both sides measured, of one benchmark's runs ([members]) with [params]. */
+        private fun metricRows(
+            members: List<BenchmarkResult>,
+            params: Map<String, String>,
+            base: List<BenchmarkResult>,
+            head: List<BenchmarkResult>,
+        ): List<Row> {
+            val first = members.first()
+            return MetricCatalogue.headlines.mapNotNull { metric ->
+                val b = base.mapNotNull { it.metric(metric.name)?.score }.filter { it.isFinite() }
+                val h = head.mapNotNull { it.metric(metric.name)?.score }.filter { it.isFinite() }
+                if (b.isEmpty() || h.isEmpty()) return@mapNotNull null
+                Row(
+                    first.benchmark,
+                    params,
+                    metric,
+                    first.metric(metric.name)?.unit ?: "",
+                    b.toDoubleArray(),
+                    h.toDoubleArray(),
+                    members.maxOf { it.iterations },
+                    members.count { it.notSteady },
+                )
+            }
         }
 
         /** Why [runs] of one side cannot make one row: several settings of [sideParams]; null when one. */

@@ -18,10 +18,9 @@ object ComparisonOutput {
         sb.append("## Comparison: head ÷ base, forks interleaved in one sitting\n\n")
         sb.append("- base: $base\n- head: $head\n- $forks\n")
         // Parameters every row shares go here once; the table shows the ones that tell rows apart.
-        val varying = rows.flatMap { it.params.keys }.distinct().filter { k ->
-            rows.map { it.params[k] }.distinct().size >
-                1
-        }
+        val varying = rows.flatMap {
+            it.params.keys
+        }.distinct().filter { k -> rows.distinctBy { it.params[k] }.size > 1 }
         val shared = rows.firstOrNull()?.params?.filterKeys { it !in varying }.orEmpty()
         if (shared.isNotEmpty()) sb.append("- every row: ${shared.entries.joinToString(", ")}\n")
         sb.append(
@@ -42,27 +41,28 @@ object ComparisonOutput {
         sb.append("| benchmark | ${if (varying.isEmpty()) "" else "params | "}metric | base | head | head ÷ base ")
         sb.append("| 95 % interval | p | forks × iterations | detectable | |\n")
         sb.append("|---|${if (varying.isEmpty()) "" else "---|"}---|--:|--:|--:|:-:|--:|--:|--:|---|\n")
-        for (r in rows) {
-            val name = r.benchmark.substringAfterLast(".benchmarks.")
-            val params = varying.mapNotNull { k -> r.params[k]?.let { "$k=$it" } }.joinToString(", ")
-            val interval = r.interval?.let { "%.3f – %.3f".format(Locale.ROOT, it.low, it.high) } ?: "unbounded"
-            val forksCell = "${r.base.size} + ${r.head.size} × ${r.iterations}" +
-                if (r.notSteadyForks > 0) " (${r.notSteadyForks} not steady)" else ""
-            val mark = if (r.significant) "**${r.verdict}**" else r.verdict
-            sb.append("| $name | ${if (varying.isEmpty()) "" else "$params | "}${r.metric.headline!!.label} | ")
-            sb.append("${figure(r.baseMean, r.unit)} | ${figure(r.headMean, r.unit)} | ")
-            sb.append(
-                "%.3f | $interval | %s | $forksCell | %s | $mark |\n".format(
-                    Locale.ROOT,
-                    r.ratio,
-                    p(r.p),
-                    pct(r.minimumDetectable),
-                ),
-            )
-        }
+        for (r in rows) sb.append(tableRow(r, varying))
         if (notCompared.isNotEmpty()) sb.append("\nNot compared:$notCompared\n")
         forksFor(rows)?.let { sb.append("\n$it\n") }
         return sb.toString()
+    }
+
+    /** [r]'s line of the table, with the [varying] parameters when there are any. */
+    private fun tableRow(r: Comparison.Row, varying: List<String>): String {
+        val name = r.benchmark.substringAfterLast(".benchmarks.")
+        val params = varying.mapNotNull { k -> r.params[k]?.let { "$k=$it" } }.joinToString(", ")
+        val interval = r.interval?.let { "%.3f – %.3f".format(Locale.ROOT, it.low, it.high) } ?: "unbounded"
+        val forksCell = "${r.base.size} + ${r.head.size} × ${r.iterations}" +
+            if (r.notSteadyForks > 0) " (${r.notSteadyForks} not steady)" else ""
+        val mark = if (r.significant) "**${r.verdict}**" else r.verdict
+        return "| $name | ${if (varying.isEmpty()) "" else "$params | "}${r.metric.headline!!.label} | " +
+            "${figure(r.baseMean, r.unit)} | ${figure(r.headMean, r.unit)} | " +
+            "%.3f | $interval | %s | $forksCell | %s | $mark |\n".format(
+                Locale.ROOT,
+                r.ratio,
+                p(r.p),
+                pct(r.minimumDetectable),
+            )
     }
 
     /** The change a comparison should be able to see: a few per cent is what a pull request usually moves. */

@@ -58,7 +58,8 @@ object ForkStatistics {
 
     /** log(head_j ÷ base_i) for every pair of forks, sorted; null when a side is empty or a figure not above 0. */
     private fun logRatios(base: DoubleArray, head: DoubleArray): DoubleArray? {
-        if (base.isEmpty() || head.isEmpty() || base.any { it <= 0 } || head.any { it <= 0 }) return null
+        fun usable(side: DoubleArray) = side.isNotEmpty() && side.none { it <= 0 }
+        if (!usable(base) || !usable(head)) return null
         return DoubleArray(base.size * head.size) { ln(head[it % head.size] / base[it / head.size]) }.apply { sort() }
     }
 

@@ -44,61 +44,84 @@ class Forks(
         }
         onStart()
         check(dir.mkdirs()) { "could not create $dir" }
-        val done = ArrayList<Pair<Side, File?>>()
-        val count = mutableMapOf(Side.BASE to 0, Side.HEAD to 0)
-        val started = System.nanoTime()
-        var stop: ForkPlan.Stop? = null
-        var planned = plan.firstForks
-        val interruption = Interruption(dir, err)
-        val hook = Thread(interruption::interrupt)
+        val sitting = Sitting(plan, detectable, onFirstLook)
+        val hook = Thread(sitting.interruption::interrupt)
         // A Ctrl-C during the check already shut down: the fork it would have started is not.
         if (runCatching { Runtime.getRuntime().addShutdownHook(hook) }.isFailure) return null
         try {
             for ((i, side) in order.withIndex()) {
-                val config = if (side == Side.BASE) base else head
-                val n = count.getValue(side) + 1
-                count[side] = n
-                val name = "${config.name}-$n"
-                val json = File(dir, "$name.json")
-                val elapsed = (System.nanoTime() - started) / 1e9
-                val left = if (i == 0) "" else ", about ${minutes(elapsed / i * (2 * planned - i))} left to this look"
-                err.println("compare: fork ${i + 1} of ${2 * planned}: ${config.name} ($n of $planned)$left")
-                interruption.planned = 2 * planned
-                val process = interruption.start(
-                    ProcessBuilder(config.command(common, json, File(dir, "$name.log"))).redirectErrorStream(true),
-                ) ?: return null
-                val status = interruption.read(process) { err.println("  [$name] $it") } ?: return null
-                if (status == 2 && n == 1 && !config.checksFirst()) {
-                    // A jar too old to check first, refused before anything started: its line said why.
-                    err.println("compare: the ${config.name} side's command was refused (exit 2); nothing was compared")
-                    dir.deleteRecursively()
-                    return null
-                }
-                if (status != 0) err.println("compare: fork $name exited with status $status; its log: $dir/$name.log")
-                done += side to json.takeIf { it.isFile }
-                interruption.done = done.size
+                if (!sitting.fork(i, side)) return null
                 // A look after each whole block (base head head base), where a drift cancels.
-                if ((i + 1) % 4 != 0) continue
-                val forks = (i + 1) / 2
-                val seconds = (System.nanoTime() - started) / 1e9
-                if (i + 1 == 4) {
-                    err.println("compare: " + plan.pace(seconds / (i + 1)))
-                    // The countdown follows the pace line: to the budget's stop where it comes before the first look.
-                    planned = minOf(planned, plan.forksWithin(seconds / (i + 1)))
-                }
-                if (forks < ForkStatistics.minimumForks) continue
-                if (forks == plan.firstForks) onFirstLook(done.toList(), seconds)
-                val widths = if (forks >= plan.firstForks) detectable(done) else emptyList()
-                stop = plan.decide(forks, widths, seconds)
-                err.println("compare: $forks forks a side in ${minutes(seconds)}" + look(plan, forks, widths, stop))
-                if (stop != null) break
-                planned = maxOf(plan.firstForks, forks + 2)
+                if ((i + 1) % 4 == 0 && sitting.look(i + 1)) break
             }
         } finally {
             runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
         }
-        val seconds = (System.nanoTime() - started) / 1e9
-        return Measured(done, done.size / 2, stop ?: ForkPlan.Stop.MOST, seconds)
+        val done = sitting.done
+        return Measured(done, done.size / 2, sitting.stop ?: ForkPlan.Stop.MOST, sitting.seconds())
+    }
+
+    /** One run's forks so far, and the plan's looks at them. */
+    private inner class Sitting(
+        private val plan: ForkPlan,
+        private val detectable: (List<Pair<Side, File?>>) -> List<Double>,
+        private val onFirstLook: (List<Pair<Side, File?>>, Double) -> Unit,
+    ) {
+        val done = ArrayList<Pair<Side, File?>>()
+        val interruption = Interruption(dir, err)
+        var stop: ForkPlan.Stop? = null
+        private val count = mutableMapOf(Side.BASE to 0, Side.HEAD to 0)
+        private val started = System.nanoTime()
+        private var planned = plan.firstForks
+
+        fun seconds() = (System.nanoTime() - started) / 1e9
+
+        /** Runs the [i]th fork, of [side]; false when it was interrupted or its side refused (a line said so). */
+        fun fork(i: Int, side: Side): Boolean {
+            val config = if (side == Side.BASE) base else head
+            val n = count.getValue(side) + 1
+            count[side] = n
+            val name = "${config.name}-$n"
+            val json = File(dir, "$name.json")
+            val left = if (i == 0) "" else ", about ${minutes(seconds() / i * (2 * planned - i))} left to this look"
+            err.println("compare: fork ${i + 1} of ${2 * planned}: ${config.name} ($n of $planned)$left")
+            interruption.planned = 2 * planned
+            val process = interruption.start(
+                ProcessBuilder(config.command(common, json, File(dir, "$name.log"))).redirectErrorStream(true),
+            ) ?: return false
+            val status = interruption.read(process) { err.println("  [$name] $it") } ?: return false
+            if (status == 2 && n == 1 && !config.checksFirst()) {
+                // A jar too old to check first, refused before anything started: its line said why.
+                err.println("compare: the ${config.name} side's command was refused (exit 2); nothing was compared")
+                dir.deleteRecursively()
+                return false
+            }
+            if (status != 0) err.println("compare: fork $name exited with status $status; its log: $dir/$name.log")
+            done += side to json.takeIf { it.isFile }
+            interruption.done = done.size
+            return true
+        }
+
+        /** The look after [ran] forks (a whole block): true when the plan stops here. */
+        fun look(ran: Int): Boolean {
+            val forks = ran / 2
+            val seconds = seconds()
+            if (ran == 4) {
+                err.println("compare: " + plan.pace(seconds / ran))
+                // The countdown follows the pace line: to the budget's stop where it comes before the first look.
+                planned = minOf(planned, plan.forksWithin(seconds / ran))
+            }
+            if (forks < ForkStatistics.minimumForks) return false
+            if (forks == plan.firstForks) onFirstLook(done.toList(), seconds)
+            val widths = if (forks >= plan.firstForks) detectable(done) else emptyList()
+            val stop = plan.decide(forks, widths, seconds)
+            this.stop = stop
+            val said = this@Forks.look(plan, forks, widths, stop)
+            err.println("compare: $forks forks a side in ${minutes(seconds)}$said")
+            if (stop != null) return true
+            planned = maxOf(plan.firstForks, forks + 2)
+            return false
+        }
     }
 
     /** The rest of a look's line: before the first look only the budget is read, from it the detectables too. */

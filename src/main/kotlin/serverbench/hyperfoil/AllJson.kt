@@ -4,6 +4,7 @@ import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import java.util.Properties
+import java.util.TreeMap
 
 /**
  * A Hyperfoil controller's statistics of a run (`all.json`: its CLI's `export -f json`, or `run/<id>/all.json` under
@@ -57,7 +58,7 @@ object AllJson {
             if (value != null) out["$p.latency.p$q.nanos"] = value.asLong().toString()
         }
         val start = stats.minOf { it["total"]["start"].asLong() }
-        val seconds = java.util.TreeMap<Int, LongArray>()
+        val seconds = TreeMap<Int, LongArray>()
         for (entry in stats) {
             for (s in entry["series"].values()) {
                 val second = ((s["startTime"].asLong() - start) / 1000).toInt()

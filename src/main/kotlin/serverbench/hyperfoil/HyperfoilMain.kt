@@ -4,6 +4,7 @@ package serverbench.hyperfoil
 
 import org.openjdk.jmh.runner.options.CommandLineOptionException
 import org.openjdk.jmh.runner.options.CommandLineOptions
+import serverbench.fixture.RemoteTarget
 import serverbench.fixture.ServeAdmin
 import serverbench.launcher.Applicability
 import serverbench.launcher.Launcher
@@ -14,8 +15,10 @@ import serverbench.params.ParamNames
 import serverbench.params.TargetLimits
 import tools.jackson.databind.node.ObjectNode
 import java.io.File
+import java.io.IOException
 import java.time.LocalDateTime
 import java.time.format.DateTimeFormatter
+import java.util.Properties
 import kotlin.system.exitProcess
 
 /**
@@ -62,22 +65,9 @@ object HyperfoilCommand {
         val home = File(System.getProperty(HOME) ?: "target/hyperfoil")
         val serve = File(System.getProperty(SERVE) ?: "scripts/serve")
         val classpath = classpath(home)
-        if (!options.exportOnly) {
-            when {
-                classpath == null -> return refuse("no Hyperfoil runtime in $home: build it with mvn package")
-                options.serverHost == null && !serve.canExecute() -> return refuse("no scripts/serve at $serve")
-            }
-            options.serverHost?.let { target -> targetProblem(target, workloads)?.let { return refuse(it) } }
-        }
+        if (!options.exportOnly) runProblem(options, workloads, classpath, home, serve)?.let { return refuse(it) }
         val dir = out.apply { mkdirs() }
-        val target = options.serverHost?.let { ServeAdmin.hostPort(it.address) } ?: "127.0.0.1:8080"
-        for (w in workloads) {
-            File(dir, "${w.fileName}.hf.yaml").writeText(HyperfoilYaml.write(w, target, options.sizing, options.agents))
-        }
-        println("hyperfoil: ${workloads.size} Hyperfoil benchmark file(s) in ${dir.path}/ (target http://$target)")
-        workloads.flatMap { it.notes }.distinct().forEach { note ->
-            println("hyperfoil: differs from the harness in ${workloads.count { note in it.notes }} run(s): $note")
-        }
+        export(workloads, options, dir)
         if (options.exportOnly) {
             if (options.serverHost == null) {
                 println(
@@ -91,6 +81,31 @@ object HyperfoilCommand {
             .run()
     }
 
+    /** Why the in-VM run cannot start here: no Hyperfoil runtime, no scripts/serve, or a target it cannot use. */
+    private fun runProblem(
+        options: HyperfoilOptions,
+        workloads: List<Workload>,
+        classpath: String?,
+        home: File,
+        serve: File,
+    ): String? = when {
+        classpath == null -> "no Hyperfoil runtime in $home: build it with mvn package"
+        options.serverHost == null && !serve.canExecute() -> "no scripts/serve at $serve"
+        else -> options.serverHost?.let { targetProblem(it, workloads) }
+    }
+
+    /** One Hyperfoil benchmark file per workload in [dir], and a line for each way they differ from the harness. */
+    private fun export(workloads: List<Workload>, options: HyperfoilOptions, dir: File) {
+        val target = options.serverHost?.let { ServeAdmin.hostPort(it.address) } ?: "127.0.0.1:8080"
+        for (w in workloads) {
+            File(dir, "${w.fileName}.hf.yaml").writeText(HyperfoilYaml.write(w, target, options.sizing, options.agents))
+        }
+        println("hyperfoil: ${workloads.size} Hyperfoil benchmark file(s) in ${dir.path}/ (target http://$target)")
+        workloads.flatMap { it.notes }.distinct().forEach { note ->
+            println("hyperfoil: differs from the harness in ${workloads.count { note in it.notes }} run(s): $note")
+        }
+    }
+
     /** A controller's results ([AllJson]) of a file this command exported, folded as an in-VM run's would be. */
     private fun import(allJson: File, yaml: File, results: File): Int {
         val (run, sizing) = try {
@@ -98,7 +113,7 @@ object HyperfoilCommand {
                 ?: return refuse(
                     "$yaml has no '${HyperfoilYaml.IDENTITY.trim()}' line: not a file scripts/hyperfoil wrote",
                 )
-        } catch (e: java.io.IOException) {
+        } catch (e: IOException) {
             return refuse("cannot read $yaml: ${e.message}")
         }
         val (workload, summary) = try {
@@ -139,15 +154,13 @@ object HyperfoilCommand {
             throw IllegalArgumentException(e.message)
         }
         // Only the selection matters here: the self-checks when named, every benchmark's parameters.
-        val options = Launcher.options(cmd, java.util.Properties())
+        val options = Launcher.options(cmd, Properties())
         val planned = Plan.runs(options)
         if (planned.isEmpty()) {
+            val meant = Launcher.suggestion(listOf(o.regex), Plan.allBenchmarks())
             throw IllegalArgumentException(
                 "no benchmark matches '${o.regex}' (a regular expression matched anywhere in " +
-                    "serverbench.benchmarks.<Class>.<method>).${Launcher.suggestion(
-                        listOf(o.regex),
-                        Plan.allBenchmarks(),
-                    )}",
+                    "serverbench.benchmarks.<Class>.<method>).$meant",
             )
         }
         val given = ParamCheck.given(jmhArgs)
@@ -163,7 +176,7 @@ object HyperfoilCommand {
     }
 
     /** A target that is not there, or runs another stack than a run names, in one line; null when it will do. */
-    private fun targetProblem(target: serverbench.fixture.RemoteTarget, workloads: List<Workload>): String? {
+    private fun targetProblem(target: RemoteTarget, workloads: List<Workload>): String? {
         val status = try {
             target.status()
         } catch (e: IllegalStateException) {

@@ -2,7 +2,10 @@ package serverbench.hyperfoil
 
 import joptsimple.OptionException
 import joptsimple.OptionParser
+import joptsimple.OptionSet
+import joptsimple.OptionSpec
 import serverbench.fixture.RemoteTarget
+import java.io.File
 
 /**
  * `scripts/hyperfoil`'s command line, read with jopt-simple as `scripts/serve`'s is: the launcher's regex and `-p`
@@ -20,7 +23,7 @@ class HyperfoilOptions(
     val sizing: HyperfoilYaml.Sizing,
     val help: Boolean = false,
     /** A controller's statistics (all.json) of the file [regex] names, to fold into the results; nothing runs. */
-    val importFrom: java.io.File? = null,
+    val importFrom: File? = null,
 ) {
     companion object {
         const val USAGE = "usage: scripts/hyperfoil <benchmark regex> [-p name=v1,v2 ...] [--warmup 30s] [-i 5] " +
@@ -32,36 +35,50 @@ class HyperfoilOptions(
         private const val MAX_SECONDS = 3600
 
         fun parse(args: List<String>): HyperfoilOptions {
+            val given = Given(args)
+            val set = given.set
+            val positional = set.nonOptionArguments().map { it.toString() }
+            if (set.has(given.helpSpec)) {
+                return HyperfoilOptions("", emptyList(), false, null, emptyMap(), HyperfoilYaml.Sizing(1, 1, 1), true)
+            }
+            set.valueOf(given.importSpec)?.let { return imported(it, positional, set.specs().size) }
+            val regex = positional.firstOrNull() ?: throw IllegalArgumentException("the benchmark regex is missing")
+            positional.drop(1).firstOrNull()?.let { throw IllegalArgumentException("unexpected argument '$it'") }
+            val params = set.valuesOf(given.paramSpec)
+            params.firstOrNull { !it.contains('=') }?.let {
+                throw IllegalArgumentException("-p $it: expected name=value[,value...]")
+            }
+            val sizing = given.sizing()
+            val target = given.target()
+            val agents = set.valueOf(given.agentsSpec)?.let { agents(it) } ?: emptyMap()
+            val exportOnly = set.has(given.exportSpec)
+            if (agents.isNotEmpty()) requireAgentsReachable(exportOnly, target)
+            return HyperfoilOptions(regex, params, exportOnly, target, agents, sizing)
+        }
+
+        /** The options as [args] give them. */
+        private class Given(args: List<String>) {
             // No abbreviations: `--export` should not quietly mean --export-only.
-            val parser = OptionParser(false)
-            val paramSpec = parser.accepts("p").withRequiredArg()
-            val exportSpec = parser.accepts("export-only")
-            val hostSpec = parser.accepts("server-host").withRequiredArg()
-            val adminSpec = parser.accepts("admin-port").withRequiredArg()
-            val remoteSpec = parser.accepts("allow-remote")
-            val agentsSpec = parser.accepts("agents").withRequiredArg()
-            val warmupSpec = parser.accepts("warmup").withRequiredArg().defaultsTo("30s")
-            val iterationsSpec = parser.accepts("i").withRequiredArg().defaultsTo("5")
-            val timeSpec = parser.accepts("r").withRequiredArg().defaultsTo("5s")
-            val importSpec = parser.accepts("import").withRequiredArg()
-            val helpSpec = parser.acceptsAll(listOf("h", "help"))
-            val set = try {
+            private val parser = OptionParser(false)
+            val paramSpec: OptionSpec<String> = parser.accepts("p").withRequiredArg()
+            val exportSpec: OptionSpec<Void> = parser.accepts("export-only")
+            private val hostSpec = parser.accepts("server-host").withRequiredArg()
+            private val adminSpec = parser.accepts("admin-port").withRequiredArg()
+            private val remoteSpec = parser.accepts("allow-remote")
+            val agentsSpec: OptionSpec<String> = parser.accepts("agents").withRequiredArg()
+            private val warmupSpec = parser.accepts("warmup").withRequiredArg().defaultsTo("30s")
+            private val iterationsSpec = parser.accepts("i").withRequiredArg().defaultsTo("5")
+            private val timeSpec = parser.accepts("r").withRequiredArg().defaultsTo("5s")
+            val importSpec: OptionSpec<String> = parser.accepts("import").withRequiredArg()
+            val helpSpec: OptionSpec<Void> = parser.acceptsAll(listOf("h", "help"))
+            val set: OptionSet = try {
                 parser.parse(*args.toTypedArray())
             } catch (e: OptionException) {
                 throw IllegalArgumentException(e.message)
             }
-            val positional = set.nonOptionArguments().map { it.toString() }
-            if (set.has(helpSpec)) {
-                return HyperfoilOptions("", emptyList(), false, null, emptyMap(), HyperfoilYaml.Sizing(1, 1, 1), true)
-            }
-            set.valueOf(importSpec)?.let { return imported(it, positional, set.specs().size) }
-            val regex = positional.firstOrNull() ?: throw IllegalArgumentException("the benchmark regex is missing")
-            positional.drop(1).firstOrNull()?.let { throw IllegalArgumentException("unexpected argument '$it'") }
-            val params = set.valuesOf(paramSpec)
-            params.firstOrNull { !it.contains('=') }?.let {
-                throw IllegalArgumentException("-p $it: expected name=value[,value...]")
-            }
-            val sizing = HyperfoilYaml.Sizing(
+
+            /** --warmup, -i and -r. */
+            fun sizing() = HyperfoilYaml.Sizing(
                 seconds("--warmup", set.valueOf(warmupSpec)),
                 set.valueOf(iterationsSpec).toIntOrNull()?.takeIf { it in 1..1000 }
                     ?: throw IllegalArgumentException(
@@ -69,19 +86,22 @@ class HyperfoilOptions(
                     ),
                 seconds("-r", set.valueOf(timeSpec)),
             )
-            if (set.has(adminSpec) && !set.has(hostSpec)) {
-                throw IllegalArgumentException(
-                    "--admin-port names the admin endpoint of --server-host, which is missing",
-                )
-            }
-            val target = set.valueOf(hostSpec)?.let { host ->
+
+            /** --server-host with its --admin-port and --allow-remote, refused in these options' own names. */
+            fun target(): RemoteTarget? {
+                if (set.has(adminSpec) && !set.has(hostSpec)) {
+                    throw IllegalArgumentException(
+                        "--admin-port names the admin endpoint of --server-host, which is missing",
+                    )
+                }
+                val host = set.valueOf(hostSpec) ?: return null
                 val given = mapOf(
                     RemoteTarget.TARGET to host,
                     RemoteTarget.ADMIN to set.valueOf(adminSpec),
                     RemoteTarget.ALLOW_REMOTE to if (set.has(remoteSpec)) "true" else null,
                 )
                 try {
-                    RemoteTarget.of { given[it] }
+                    return RemoteTarget.of { given[it] }
                 } catch (e: IllegalArgumentException) {
                     throw IllegalArgumentException(
                         e.message!!.replace("-D${RemoteTarget.ALLOW_REMOTE}=true", "--allow-remote")
@@ -90,20 +110,22 @@ class HyperfoilOptions(
                     )
                 }
             }
-            val agents = set.valueOf(agentsSpec)?.let { agents(it) } ?: emptyMap()
-            if (agents.isNotEmpty() && !set.has(exportSpec)) {
+        }
+
+        /** --agents run the exported files on a controller's agents, which reach the server by its address. */
+        private fun requireAgentsReachable(exportOnly: Boolean, target: RemoteTarget?) {
+            if (!exportOnly) {
                 throw IllegalArgumentException(
                     "--agents: the in-VM run is one agent (this machine); add --export-only and run the files on a " +
                         "Hyperfoil controller with its agents (docs/more-load.md)",
                 )
             }
-            if (agents.isNotEmpty() && target == null) {
+            if (target == null) {
                 throw IllegalArgumentException(
                     "--agents: the agents run on other hosts, where 127.0.0.1 is not this server: add --server-host " +
                         "with the server's address (and --allow-remote)",
                 )
             }
-            return HyperfoilOptions(regex, params, set.has(exportSpec), target, agents, sizing)
         }
 
         private fun imported(allJson: String, positional: List<String>, options: Int): HyperfoilOptions {
@@ -120,7 +142,7 @@ class HyperfoilOptions(
                 null,
                 emptyMap(),
                 dummy,
-                importFrom = java.io.File(allJson),
+                importFrom = File(allJson),
             )
         }
 
@@ -137,9 +159,8 @@ class HyperfoilOptions(
             for (part in value.split(',')) {
                 val name = part.substringBefore('=', "").trim()
                 val address = part.substringAfter('=', "").trim()
-                if (!Regex("[A-Za-z0-9_-]+").matches(name) ||
-                    !Regex("([^@\\s]+@)?[^@:\\s]+(:\\d+)?").matches(address)
-                ) {
+                val named = Regex("[A-Za-z0-9_-]+").matches(name)
+                if (!named || !Regex("([^@\\s]+@)?[^@:\\s]+(:\\d+)?").matches(address)) {
                     throw IllegalArgumentException(
                         "--agents must be name=[user@]host[:port],... (Hyperfoil's agent names and SSH addresses), " +
                             "was '$part'",

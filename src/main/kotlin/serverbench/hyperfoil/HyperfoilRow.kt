@@ -8,6 +8,7 @@ import serverbench.metrics.MetricSpec
 import serverbench.metrics.Steadiness
 import serverbench.report.BenchmarkResult
 import tools.jackson.databind.json.JsonMapper
+import tools.jackson.databind.node.ArrayNode
 import tools.jackson.databind.node.ObjectNode
 import java.io.File
 import java.nio.file.Files
@@ -32,39 +33,31 @@ object HyperfoilRow {
 
     class Row(val json: ObjectNode, val line: String)
 
-    fun fold(w: Workload, summary: RunSummary, sizing: HyperfoilYaml.Sizing, engine: String = ENGINE): Row {
-        val inVm = engine == ENGINE
-        val measured = summary.phase(HyperfoilYaml.MEASURE)
-        val seconds = measured.seconds
+    fun fold(w: Workload, summary: RunSummary, sizing: HyperfoilYaml.Sizing, engine: String = ENGINE): Row =
+        Fold(w, summary, sizing, engine).row()
+
+    /** One run's measured phase, read once, and the JMH-style row and the console line made of it. */
+    private class Fold(
+        private val w: Workload,
+        summary: RunSummary,
+        private val sizing: HyperfoilYaml.Sizing,
+        private val engine: String,
+    ) {
+        private val inVm = engine == ENGINE
+        private val measured = summary.phase(HyperfoilYaml.MEASURE)
+
         // Requests by the second they started in, only the seconds wholly inside the measured phase.
-        val perIteration = (0 until sizing.iterations).map { i ->
-            (0 until sizing.iterationSeconds).sumOf { s -> seconds[i * sizing.iterationSeconds + s]?.first ?: 0 }
-                .toDouble() / sizing.iterationSeconds
+        private val perIteration = (0 until sizing.iterations).map { i ->
+            (0 until sizing.iterationSeconds).sumOf { s ->
+                measured.seconds[i * sizing.iterationSeconds + s]?.first ?: 0
+            }.toDouble() / sizing.iterationSeconds
         }
-        val window = seconds.filterKeys { it < sizing.measureSeconds }.values
-        val timed = window.sumOf { it.second }
-        val meanSeconds = if (timed > 0) window.sumOf { it.third } / 1e9 / timed else Double.NaN
-        val entry = mapper.createObjectNode()
-        entry.put("jmhVersion", "Hyperfoil 0.25.2 via scripts/hyperfoil")
-        entry.put("benchmark", w.run.benchmark)
-        entry.put("mode", "thrpt")
-        entry.put("threads", 1)
-        entry.put("forks", 1)
-        // The agents' JDK and threads are theirs, which all.json does not say.
-        if (inVm) entry.put("jdkVersion", System.getProperty("java.version"))
-        entry.put("warmupIterations", 0)
-        entry.put("warmupTime", "${sizing.warmupSeconds} s")
-        entry.put("measurementIterations", sizing.iterations)
-        entry.put("measurementTime", "${sizing.iterationSeconds} s")
-        val params = entry.putObject("params")
-        w.run.params.forEach { (k, v) -> params.put(k, v) }
-        params.put(BenchmarkResult.ENGINE, engine)
-        val stats = ListStatistics(perIteration.toDoubleArray())
-        val score = metric(entry, "primaryMetric", stats.mean, M.THROUGHPUT.unit, stats.getMeanErrorAt(0.999))
-        score.putArray("rawData").addArray().apply { perIteration.forEach { add(it) } }
-        val secondary = entry.putObject("secondaryMetrics")
-        val latency = if (w.openLoop) LatencyResult.UNCORRECTED_PREFIX else LatencyResult.PREFIX
-        val figures = linkedMapOf(
+        private val window = measured.seconds.filterKeys { it < sizing.measureSeconds }.values
+        private val meanSeconds = window.sumOf { it.second }.let { timed ->
+            if (timed > 0) window.sumOf { it.third } / 1e9 / timed else Double.NaN
+        }
+        private val stats = ListStatistics(perIteration.toDoubleArray())
+        private val figures = linkedMapOf(
             "mean" to measured.meanMillis,
             "p50" to measured.percentileMillis("50"),
             "p90" to measured.percentileMillis("90"),
@@ -72,23 +65,69 @@ object HyperfoilRow {
             "p99.9" to measured.percentileMillis("99.9"),
             "max" to measured.maxMillis,
         )
+
         // Open loop: from the actual send; also from the scheduled one only if no request waited for a session or a
         // connection, which only the in-VM run knows (a controller's all.json does not say when sessions ran out).
-        val onSchedule = inVm && measured.blockedNanos == 0L && !measured.sessionLimitExceeded
-        for ((name, value) in figures) {
-            metric(secondary, M.of("$latency.$name")!!, value)
-            if (w.openLoop && onSchedule) metric(secondary, M.of("${LatencyResult.PREFIX}.$name")!!, value)
+        private val onSchedule = inVm && measured.blockedNanos == 0L && !measured.sessionLimitExceeded
+        private val behindSchedule = w.openLoop && inVm && !onSchedule
+        private val littlesLaw =
+            if (!w.openLoop && meanSeconds.isFinite()) stats.mean * meanSeconds / w.concurrency else null
+        private val guards = if (inVm) guards(measured, littlesLaw) else emptyMap()
+        private val clientCpu = inVm && measured.processCores.isFinite()
+
+        // The harness's verdict over the measured iterations: a row still climbing or scattering is not for comparing.
+        private val verdict = Steadiness.judge(perIteration)
+
+        fun row(): Row {
+            val entry = header()
+            val score = metric(entry, "primaryMetric", stats.mean, M.THROUGHPUT.unit, stats.getMeanErrorAt(0.999))
+            score.putArray("rawData").addArray().apply { perIteration.forEach { add(it) } }
+            val secondary = entry.putObject("secondaryMetrics")
+            latencies(secondary)
+            client(secondary)
+            // Too few iterations: no verdict, so no flag, as the harness writes none (0 would read as steady).
+            if (verdict !is Steadiness.Verdict.TooFew) {
+                metric(secondary, M.NOT_STEADY, (verdict as? Steadiness.Verdict.NotSteady)?.flag ?: 0.0)
+            }
+            return Row(entry, line())
         }
-        if (w.openLoop && inVm && !onSchedule) metric(secondary, M.WARNINGS.getValue(Guards.BEHIND_SCHEDULE), 1.0)
-        metric(secondary, M.ERRORS, 0.0)
-        if (!w.openLoop && meanSeconds.isFinite()) {
-            metric(secondary, M.LITTLES_LAW, stats.mean * meanSeconds / w.concurrency)
+
+        /** What JMH writes before the metrics: the benchmark, its run's settings and parameters. */
+        private fun header(): ObjectNode {
+            val entry = mapper.createObjectNode()
+            entry.put("jmhVersion", "Hyperfoil 0.25.2 via scripts/hyperfoil")
+            entry.put("benchmark", w.run.benchmark)
+            entry.put("mode", "thrpt")
+            entry.put("threads", 1)
+            entry.put("forks", 1)
+            // The agents' JDK and threads are theirs, which all.json does not say.
+            if (inVm) entry.put("jdkVersion", System.getProperty("java.version"))
+            entry.put("warmupIterations", 0)
+            entry.put("warmupTime", "${sizing.warmupSeconds} s")
+            entry.put("measurementIterations", sizing.iterations)
+            entry.put("measurementTime", "${sizing.iterationSeconds} s")
+            val params = entry.putObject("params")
+            w.run.params.forEach { (k, v) -> params.put(k, v) }
+            params.put(BenchmarkResult.ENGINE, engine)
+            return entry
         }
-        if (inVm) metric(secondary, M.CLIENT_THREADS, w.threads.toDouble())
-        metric(secondary, M.WARMUP_SECONDS, sizing.warmupSeconds.toDouble())
-        val littlesLaw = if (!w.openLoop && meanSeconds.isFinite()) stats.mean * meanSeconds / w.concurrency else null
-        val guards = if (inVm) guards(measured, littlesLaw) else emptyMap()
-        if (inVm && measured.processCores.isFinite()) {
+
+        private fun latencies(secondary: ObjectNode) {
+            val latency = if (w.openLoop) LatencyResult.UNCORRECTED_PREFIX else LatencyResult.PREFIX
+            for ((name, value) in figures) {
+                metric(secondary, M.of("$latency.$name")!!, value)
+                if (w.openLoop && onSchedule) metric(secondary, M.of("${LatencyResult.PREFIX}.$name")!!, value)
+            }
+            if (behindSchedule) metric(secondary, M.WARNINGS.getValue(Guards.BEHIND_SCHEDULE), 1.0)
+            metric(secondary, M.ERRORS, 0.0)
+            littlesLaw?.let { metric(secondary, M.LITTLES_LAW, it) }
+        }
+
+        /** The client's threads, warmup and CPU, with the guards on its CPU and Little's law. */
+        private fun client(secondary: ObjectNode) {
+            if (inVm) metric(secondary, M.CLIENT_THREADS, w.threads.toDouble())
+            metric(secondary, M.WARMUP_SECONDS, sizing.warmupSeconds.toDouble())
+            if (!clientCpu) return
             metric(secondary, M.CLIENT_CPU, measured.processCores)
             // Per successful request: the phase's CPU over the successes of the requests it started.
             val successes = window.sumOf { it.first }
@@ -100,32 +139,22 @@ object HyperfoilRow {
                 metric(secondary, M.WARNINGS.getValue(g), if (g in guards) 1.0 else 0.0)
             }
         }
-        // The harness's verdict over the measured iterations: a row still climbing or scattering is not for comparing.
-        val verdict = Steadiness.judge(perIteration)
-        val notSteady = (verdict as? Steadiness.Verdict.NotSteady)?.why
-        // Too few iterations: no verdict, so no flag, as the harness writes none (0 would read as steady).
-        if (verdict !is Steadiness.Verdict.TooFew) {
-            metric(secondary, M.NOT_STEADY, (verdict as? Steadiness.Verdict.NotSteady)?.flag ?: 0.0)
+
+        private fun line(): String {
+            fun f(x: Double) = FigureFormat.format(x)
+            val parts = mutableListOf(
+                "${f(stats.mean)} ± ${f(stats.getMeanErrorAt(0.999))} req/s",
+                (if (w.openLoop) "uncorrected " else "") + "p50 ${f(figures.getValue("p50"))} ms, " +
+                    "p99 ${f(figures.getValue("p99"))} ms, p99.9 ${f(figures.getValue("p99.9"))} ms",
+            )
+            littlesLaw?.let { parts += "littlesLaw %.3f".format(Locale.ROOT, it) }
+            if (clientCpu) parts += "client %.2f cores".format(Locale.ROOT, measured.processCores)
+            if (behindSchedule) parts += "requests waited for a session or connection: behind schedule"
+            guards.values.forEach { parts += "WARNING ($it)" }
+            (verdict as? Steadiness.Verdict.NotSteady)?.why?.let { parts += "WARNING (${Guards.NOT_STEADY}: $it)" }
+            (verdict as? Steadiness.Verdict.TooFew)?.let { parts += it.why }
+            return parts.joinToString("; ")
         }
-        val parts = mutableListOf(
-            "${FigureFormat.format(stats.mean)} ± ${FigureFormat.format(stats.getMeanErrorAt(0.999))} req/s",
-            (if (w.openLoop) "uncorrected " else "") + "p50 ${FigureFormat.format(figures.getValue("p50"))} ms, " +
-                "p99 ${FigureFormat.format(
-                    figures.getValue("p99"),
-                )} ms, p99.9 ${FigureFormat.format(figures.getValue("p99.9"))} ms",
-        )
-        littlesLaw?.let { parts += "littlesLaw %.3f".format(Locale.ROOT, it) }
-        if (inVm &&
-            measured.processCores.isFinite()
-        ) {
-            parts += "client %.2f cores".format(Locale.ROOT, measured.processCores)
-        }
-        if (w.openLoop && inVm && !onSchedule) parts += "requests waited for a session or connection: behind schedule"
-        guards.values.forEach { parts += "WARNING ($it)" }
-        notSteady?.let { parts += "WARNING (${Guards.NOT_STEADY}: $it)" }
-        (verdict as? Steadiness.Verdict.TooFew)?.let { parts += it.why }
-        val line = parts.joinToString("; ")
-        return Row(entry, line)
     }
 
     /**
@@ -178,13 +207,17 @@ object HyperfoilRow {
             number(this, "scoreError", error)
             // Without an interval JMH writes the score as both ends.
             val ends = if (error.isNaN()) listOf(value, value) else listOf(value - error, value + error)
-            putArray("scoreConfidence").apply { ends.forEach { if (it.isFinite()) add(it) else add("NaN") } }
+            putArray("scoreConfidence").apply { ends.forEach { number(this, it) } }
             put("scoreUnit", unit)
         }
 
     /** JMH writes NaN as the string "NaN". */
     private fun number(node: ObjectNode, name: String, value: Double) {
         if (value.isFinite()) node.put(name, value) else node.put(name, "NaN")
+    }
+
+    private fun number(array: ArrayNode, value: Double) {
+        if (value.isFinite()) array.add(value) else array.add("NaN")
     }
 
     /** All rows so far, written through a temporary file so that a reader never sees half of it. */

@@ -1,5 +1,9 @@
 package serverbench.hyperfoil
 
+import org.openjdk.jmh.annotations.Mode
+import serverbench.launcher.Plan
+import tools.jackson.databind.json.JsonMapper
+
 /**
  * A [Workload] as a Hyperfoil 0.25.2 benchmark file, which Hyperfoil's own parser reads (in-VM here, or on its
  * controller with agents): the target, a warmup phase and a measured phase of the same load, and the checks that make
@@ -22,7 +26,7 @@ object HyperfoilYaml {
     /** The comment line that names the run a file was written for (one line of JSON after it). */
     const val IDENTITY = "# serverbench-run: "
 
-    private val mapper = tools.jackson.databind.json.JsonMapper.builder().build()
+    private val mapper = JsonMapper.builder().build()
 
     private fun identity(w: Workload, sizing: Sizing): String = mapper.writeValueAsString(
         mapOf(
@@ -35,15 +39,15 @@ object HyperfoilYaml {
     )
 
     /** The run and sizing a file written by [write] was made for, from its [IDENTITY] line; null without one. */
-    fun identity(text: String): Pair<serverbench.launcher.Plan.Run, Sizing>? {
+    fun identity(text: String): Pair<Plan.Run, Sizing>? {
         val line = text.lineSequence().firstOrNull { it.startsWith(IDENTITY) } ?: return null
         val node = mapper.readTree(line.removePrefix(IDENTITY))
         val params = LinkedHashMap<String, String>()
         node["params"].properties().forEach { (k, v) -> params[k] = v.asString() }
         val sizing = Sizing(node["warmupSeconds"].asInt(), node["iterations"].asInt(), node["iterationSeconds"].asInt())
-        val run = serverbench.launcher.Plan.Run(
+        val run = Plan.Run(
             node["benchmark"].asString(),
-            org.openjdk.jmh.annotations.Mode.Throughput,
+            Mode.Throughput,
             params,
             0,
             sizing.iterations,

@@ -1,6 +1,7 @@
 package serverbench.hyperfoil
 
 import java.io.File
+import java.util.Collections
 import java.util.concurrent.TimeUnit
 
 /**
@@ -55,7 +56,7 @@ class ServeProcess private constructor(private val process: Process, val port: I
 
 /** Processes this JVM started; a shutdown hook stops those still alive, and each is waited for until gone. */
 object Children {
-    private val live = java.util.Collections.synchronizedSet(LinkedHashSet<Process>())
+    private val live = Collections.synchronizedSet(LinkedHashSet<Process>())
 
     init {
         Runtime.getRuntime().addShutdownHook(Thread { live.toList().forEach { stop(it) } })

@@ -70,6 +70,27 @@ class Workload(
             "frees (late, as the harness does) without counting the wait, and the row then has " +
             "warning.behindSchedule and no latency.*"
 
+        /** TLS, per-connection request limits and HTTP/2 are the harness's: refused with where to measure them. */
+        private fun requireConnectionParams(params: Map<String, String>) {
+            // The export writes an http:// host; TLS on Hyperfoil (its own certificates and engine) is not done here.
+            require(params[ParamNames.TLS] != ParamValues.TRUE) {
+                "-p tls=true: not on Hyperfoil (its workload speaks plain HTTP here); drive HTTPS with the harness " +
+                    "(docs/tls.md)"
+            }
+            val requests = ParamNames.REQUESTS_PER_CONNECTION
+            params[requests]?.takeIf { !LaterParams.isDefault(requests, it) }?.let {
+                throw IllegalArgumentException(
+                    "-p requestsPerConnection=$it: not on Hyperfoil (its connections stay open); measure connections " +
+                        "and handshakes with the harness (docs/tls.md)",
+                )
+            }
+            val protocol = params[ParamNames.PROTOCOL]
+            require(protocol == null || LaterParams.isDefault(ParamNames.PROTOCOL, protocol)) {
+                "-p protocol=h2: not on Hyperfoil (its workload speaks HTTP/1.1 here); drive HTTP/2 with the harness " +
+                    "(docs/http2.md)"
+            }
+        }
+
         /**
          * The workload of [run], or [IllegalArgumentException] with the one line that says why Hyperfoil cannot run
          * it the way the harness measures it.
@@ -85,26 +106,7 @@ class Workload(
                 )
             }
             TargetLimits.refusal(run.params, ELSEWHERE)?.let { throw IllegalArgumentException(it) }
-            // The export writes an http:// host; TLS on Hyperfoil (its own certificates and engine) is not done here.
-            require(run.params[ParamNames.TLS] != ParamValues.TRUE) {
-                "-p tls=true: not on Hyperfoil (its workload speaks plain HTTP here); drive HTTPS with the harness " +
-                    "(docs/tls.md)"
-            }
-            val requests = ParamNames.REQUESTS_PER_CONNECTION
-            run.params[requests]?.takeIf { !LaterParams.isDefault(requests, it) }?.let {
-                throw IllegalArgumentException(
-                    "-p requestsPerConnection=$it: not on Hyperfoil (its connections stay open); measure connections " +
-                        "and handshakes with the harness (docs/tls.md)",
-                )
-            }
-            require(
-                run.params[ParamNames.PROTOCOL].let {
-                    it == null || LaterParams.isDefault(ParamNames.PROTOCOL, it)
-                },
-            ) {
-                "-p protocol=h2: not on Hyperfoil (its workload speaks HTTP/1.1 here); drive HTTP/2 with the harness " +
-                    "(docs/http2.md)"
-            }
+            requireConnectionParams(run.params)
             val request = request(run)
             if (request.shape != null) {
                 throw IllegalArgumentException("$shown: not on Hyperfoil: its bodies are checked by shape")

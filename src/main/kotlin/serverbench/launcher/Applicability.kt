@@ -24,14 +24,8 @@ object Applicability {
         val skipped = LinkedHashMap<String, Int>()
         val notReactive = LinkedHashMap<String, Int>()
         for (original in planned) {
-            var run = original
+            val run = withinScope(original, notices)
             val server = run.params[ParamNames.SERVER]
-            for ((name, value) in original.params) {
-                if (value == Knobs.NOT_APPLICABLE) continue
-                val outside = ParamScope.outside(name, original.params) ?: continue
-                if (!ParamScope.quiet(name, value)) notices += "serverbench: $name $outside"
-                run = run.with(name, Knobs.NOT_APPLICABLE)
-            }
             val needed = requiredJdk(run)
             if (needed != null && jdk < needed.first) {
                 val key = "${run.benchmark.removePrefix("serverbench.benchmarks.")}: ${needed.second}"
@@ -47,13 +41,30 @@ object Applicability {
             }
             runs += run
         }
-        for ((what, n) in notReactive) notices += "serverbench: skipped $n run${if (n == 1) "" else "s"} of $what"
-        for ((what, n) in skipped) {
-            notices +=
-                "serverbench: skipped $n run${if (n == 1) "" else "s"} of $what, which needs a newer JDK than this " +
-                "benchmark JVM's $jdk (run with JDK 21+: its java -jar, or -jvm /path/to/jdk-21+/bin/java)"
-        }
+        notices += skipNotices(notReactive, skipped, jdk)
         return Outcome(runs, notices.toList())
+    }
+
+    /** [original] with its parameters that do not apply to it set to n/a; a line for each the user would miss. */
+    private fun withinScope(original: Plan.Run, notices: MutableSet<String>): Plan.Run {
+        var run = original
+        for ((name, value) in original.params) {
+            if (value == Knobs.NOT_APPLICABLE) continue
+            val outside = ParamScope.outside(name, original.params) ?: continue
+            if (!ParamScope.quiet(name, value)) notices += "serverbench: $name $outside"
+            run = run.with(name, Knobs.NOT_APPLICABLE)
+        }
+        return run
+    }
+
+    /** One line per kind of skipped run: [notReactive] stacks, then runs that need a newer JDK than [jdk]. */
+    private fun skipNotices(notReactive: Map<String, Int>, skipped: Map<String, Int>, jdk: Int): List<String> {
+        fun runs(n: Int) = "$n run${if (n == 1) "" else "s"}"
+        return notReactive.map { (what, n) -> "serverbench: skipped ${runs(n)} of $what" } +
+            skipped.map { (what, n) ->
+                "serverbench: skipped ${runs(n)} of $what, which needs a newer JDK than this " +
+                    "benchmark JVM's $jdk (run with JDK 21+: its java -jar, or -jvm /path/to/jdk-21+/bin/java)"
+            }
     }
 
     /** Why a run's method is for reactive stacks only ([ReactiveOnly]), or null. */

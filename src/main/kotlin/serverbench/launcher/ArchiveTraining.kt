@@ -4,6 +4,7 @@ import org.openjdk.jmh.annotations.Mode
 import org.openjdk.jmh.runner.Runner
 import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.Options
+import org.openjdk.jmh.runner.options.ProfilerConfig
 import org.openjdk.jmh.runner.options.TimeValue
 import org.openjdk.jmh.runner.options.VerboseMode
 import org.openjdk.jmh.util.Optional
@@ -25,7 +26,7 @@ class ArchiveTraining(private val base: Options, private val server: String, pri
     override fun getForkCount(): Optional<Int> = Optional.of(1)
     override fun getParameter(name: String): Optional<Collection<String>> =
         if (name == ParamNames.SERVER) Optional.of(listOf(server)) else Optional.none()
-    override fun getProfilers() = emptyList<org.openjdk.jmh.runner.options.ProfilerConfig>()
+    override fun getProfilers() = emptyList<ProfilerConfig>()
     override fun getJvmArgsAppend(): Optional<Collection<String>> =
         Optional.of(base.jvmArgsAppend.orElse(emptyList()) + record + "-D${STEADY_WARMUP}=off")
 

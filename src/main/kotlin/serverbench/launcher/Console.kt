@@ -144,9 +144,7 @@ object RunLine {
         score(MetricCatalogue.ERRORS.name)?.let { parts += "${it.toLong()} errors" }
         val bytesIn = score(MetricCatalogue.BYTES_IN_PER_REQ.name)
         val bytesOut = score(MetricCatalogue.BYTES_OUT_PER_REQ.name)
-        if (bytesIn != null &&
-            bytesOut != null
-        ) {
+        if (bytesIn != null && bytesOut != null) {
             parts += "${bytesIn.roundToLong()} B in, ${bytesOut.roundToLong()} B out per req"
         }
         score(MetricCatalogue.WARMUP_SECONDS.name)?.let { parts += "warmed up ${it.toLong()} s" }

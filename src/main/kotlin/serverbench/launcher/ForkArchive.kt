@@ -42,12 +42,7 @@ class ForkArchive internal constructor(
             .use { channel ->
                 // Blocks while another session makes this archive; then this one reuses it.
                 channel.lock().use {
-                    if (file.isFile) {
-                        val why = mapFailure(file)
-                        if (why == null) return file.also { ready[server] = it }
-                        say("serverbench: the class-data archive ${file.path} does not map ($why); making it again")
-                        file.delete()
-                    }
+                    if (maps(file)) return file.also { ready[server] = it }
                     val jarName = jarKey.substringBeforeLast('-')
                     dir.listFiles()?.filter { it.name.startsWith("$jarName-") && !it.name.startsWith("$jarKey-") }
                         ?.forEach { it.delete() }
@@ -74,6 +69,15 @@ class ForkArchive internal constructor(
                     return file.also { ready[server] = it }
                 }
             }
+    }
+
+    /** Whether [file] is an archive that maps; one that does not is deleted, to be made again. */
+    private fun maps(file: File): Boolean {
+        if (!file.isFile) return false
+        val why = mapFailure(file) ?: return true
+        say("serverbench: the class-data archive ${file.path} does not map ($why); making it again")
+        file.delete()
+        return false
     }
 
     /** Flags a fork of [server] gets: the archive's, once [prepare] made or found one. */

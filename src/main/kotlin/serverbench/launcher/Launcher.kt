@@ -12,6 +12,8 @@ import serverbench.metrics.LoadMetricsProfiler
 import serverbench.profile.FlameProfiler
 import serverbench.profile.ProfileLayout
 import java.io.File
+import java.io.IOException
+import java.util.Properties
 
 object Launcher {
     /** JVM flags for forks: silence JDK 22+/24+ warnings about native access and sun.misc.Unsafe. */
@@ -31,128 +33,51 @@ object Launcher {
      */
     const val CHECK_ONLY = "serverbench.checkOnly"
 
-    fun run(given: Array<String>): Int {
+    fun run(given: Array<String>): Int = try {
+        launch(given)
+    } catch (e: Exit) {
+        e.status
+    }
+
+    /** Ends the launch early with [status]; what it had to say is printed already. */
+    private class Exit(val status: Int) : RuntimeException(null, null, false, false)
+
+    /** Prints [line] to stderr and ends the launch: bad input, nothing ran. */
+    private fun usage(line: String): Nothing {
+        System.err.println(line)
+        throw Exit(USAGE)
+    }
+
+    private fun launch(given: Array<String>): Int {
         val args = withProfilerAliases(given)
         val cmd = try {
             CommandLineOptions(*args)
         } catch (e: CommandLineOptionException) {
-            System.err.println("Error parsing command line: ${e.message}")
-            return USAGE
+            usage("Error parsing command line: ${e.message}")
         }
-        val listing = Runner(cmd)
-        when {
-            cmd.shouldHelp() -> {
-                cmd.showHelp()
-                return 0
-            }
-
-            cmd.shouldList() -> {
-                listing.list()
-                return 0
-            }
-
-            cmd.shouldListWithParams() -> {
-                listing.listWithParams(cmd)
-                return 0
-            }
-
-            cmd.shouldListProfilers() -> {
-                cmd.listProfilers()
-                return 0
-            }
-
-            cmd.shouldListResultFormats() -> {
-                cmd.listResultFormats()
-                return 0
-            }
-        }
+        if (listed(cmd)) return 0
         (unsupported(cmd) ?: ForkArchive.badProperty(System.getProperty(ForkArchive.PROPERTY)))?.let {
-            System.err.println("serverbench: $it")
-            return USAGE
+            usage("serverbench: $it")
         }
         val options = options(cmd, System.getProperties())
-        val planned = try {
-            Plan.runs(options)
-        } catch (e: RuntimeException) {
-            System.err.println("serverbench: cannot list the benchmarks: ${e.message}")
-            return USAGE
-        }
-        if (planned.isEmpty()) {
-            val patterns = cmd.includes.joinToString(" ") { "'$it'" }
-            val meant = suggestion(cmd.includes, Plan.allBenchmarks())
-            System.err.println(
-                "No benchmark matches $patterns. Patterns are regular expressions matched anywhere in " +
-                    "serverbench.benchmarks.<Class>.<method>.$meant List them with: java -jar target/benchmarks.jar -l",
-            )
-            return USAGE
-        }
-        // A bad profiler option must fail here, in one line, not inside JMH as a reflection stack trace.
-        var flamegraphs: FlameProfiler? = null
-        for (p in cmd.profilers.filter { it.klass == FlameProfiler::class.java.name }) {
-            val flame = try {
-                FlameProfiler(p.opts)
-            } catch (e: ProfilerException) {
-                System.err.println("serverbench: -prof ${e.message}")
-                return USAGE
-            }
-            flame.help?.let {
-                println("-prof flame:<option>=<value>;...\n$it")
-                return 0
-            }
-            flame.unavailableReason()?.let {
-                System.err.println("serverbench: -prof $it")
-                return USAGE
-            }
-            planned.firstOrNull { flame.overhead && it.measurementIterations < 8 }?.let {
-                val name = it.benchmark.removePrefix("serverbench.benchmarks.")
-                System.err.println(
-                    "serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks " +
-                        "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); $name has " +
-                        "${it.measurementIterations}",
-                )
-                return USAGE
-            }
-            if (flamegraphs == null) flamegraphs = flame
-        }
+        val planned = plan(cmd, options)
+        val flamegraphs = flamegraphs(cmd, planned)
         ParamCheck.check(ParamCheck.given(args), planned, Plan.declaredParams(options), flamegraphs != null)?.let {
-            System.err.println("serverbench: $it")
-            return USAGE
+            usage("serverbench: $it")
         }
         val applicable = Applicability.apply(planned, Applicability.forkJdk(options.jvm.orElse(null)))
         applicable.notices.forEach { System.out.println(it) }
         val runs = applicable.runs
-        if (java.lang.Boolean.getBoolean(CHECK_ONLY)) return 0
-        if (runs.isEmpty()) {
-            println("serverbench: nothing left to run")
-            return 0
-        }
+        if (nothingToRun(runs)) return 0
 
-        val resultFile = if (cmd.result.hasValue() || cmd.resultFormat.hasValue()) {
-            val extension = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT).toString().lowercase()
-            cmd.result.orElse("${Defaults.RESULT_FILE_PREFIX}.$extension")
-        } else {
-            null
-        }
+        val resultFile = resultFile(cmd)
         val resultFormat = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT)
-        if (resultFile != null) {
-            try {
-                ResultFiles.keepPrevious(resultFile)?.let {
-                    println("serverbench: $resultFile already existed; its results were moved to $it")
-                }
-            } catch (e: java.io.IOException) {
-                System.err.println(
-                    "serverbench: -rff $resultFile: cannot move the existing file aside ($e); nothing was run",
-                )
-                return USAGE
-            }
-        }
         // Each session profiles into a directory of its own, and the result file lists what each run wrote there: a
         // report must never show a graph of another run (an earlier one, or the baseline's) with this run's figures.
         val session = try {
             flamegraphs?.let { ProfileLayout.newSession(it.dir) }
-        } catch (e: java.io.IOException) {
-            System.err.println("serverbench: -prof flame: ${e.message}; nothing was run")
-            return USAGE
+        } catch (e: IOException) {
+            usage("serverbench: -prof flame: ${e.message}; nothing was run")
         }
         val runOptions = if (session == null) {
             options
@@ -165,6 +90,91 @@ object Launcher {
             sessionDir?.let { console.info("serverbench: flamegraphs of this session go to ${it.path}/") }
             Session(runs, runOptions, verbosity, resultFile, resultFormat, sessionDir).run(console)
         }
+    }
+
+    /** True when the launch ends here: only a check was asked (-D[CHECK_ONLY]), or no run applies. */
+    private fun nothingToRun(runs: List<Plan.Run>): Boolean {
+        // java.lang's, not kotlin.Boolean: true when the system property is "true".
+        if (java.lang.Boolean.getBoolean(CHECK_ONLY)) return true
+        if (runs.isEmpty()) println("serverbench: nothing left to run")
+        return runs.isEmpty()
+    }
+
+    /** Help and the listings JMH's options ask for: true when one was printed (and nothing is to run). */
+    private fun listed(cmd: CommandLineOptions): Boolean {
+        val listing = Runner(cmd)
+        when {
+            cmd.shouldHelp() -> cmd.showHelp()
+            cmd.shouldList() -> listing.list()
+            cmd.shouldListWithParams() -> listing.listWithParams(cmd)
+            cmd.shouldListProfilers() -> cmd.listProfilers()
+            cmd.shouldListResultFormats() -> cmd.listResultFormats()
+            else -> return false
+        }
+        return true
+    }
+
+    /** The runs [options] select; none is bad input, said with the benchmark names the patterns may have meant. */
+    private fun plan(cmd: CommandLineOptions, options: Options): List<Plan.Run> {
+        val planned = try {
+            Plan.runs(options)
+        } catch (e: RuntimeException) {
+            usage("serverbench: cannot list the benchmarks: ${e.message}")
+        }
+        if (planned.isEmpty()) {
+            val patterns = cmd.includes.joinToString(" ") { "'$it'" }
+            val meant = suggestion(cmd.includes, Plan.allBenchmarks())
+            usage(
+                "No benchmark matches $patterns. Patterns are regular expressions matched anywhere in " +
+                    "serverbench.benchmarks.<Class>.<method>.$meant List them with: java -jar target/benchmarks.jar -l",
+            )
+        }
+        return planned
+    }
+
+    /**
+     * The first `-prof flame` of [cmd], or null. A bad profiler option must fail here, in one line, not inside JMH as
+     * a reflection stack trace.
+     */
+    private fun flamegraphs(cmd: CommandLineOptions, planned: List<Plan.Run>): FlameProfiler? {
+        var flamegraphs: FlameProfiler? = null
+        for (p in cmd.profilers.filter { it.klass == FlameProfiler::class.java.name }) {
+            val flame = try {
+                FlameProfiler(p.opts)
+            } catch (e: ProfilerException) {
+                usage("serverbench: -prof ${e.message}")
+            }
+            flame.help?.let {
+                println("-prof flame:<option>=<value>;...\n$it")
+                throw Exit(0)
+            }
+            flame.unavailableReason()?.let { usage("serverbench: -prof $it") }
+            planned.firstOrNull { flame.overhead && it.measurementIterations < 8 }?.let {
+                val name = it.benchmark.removePrefix("serverbench.benchmarks.")
+                usage(
+                    "serverbench: -prof flame:overhead compares profiled and plain measurement iterations in blocks " +
+                        "of 4 and needs at least 8 (-i 8 or more, a multiple of 4); $name has " +
+                        "${it.measurementIterations}",
+                )
+            }
+            if (flamegraphs == null) flamegraphs = flame
+        }
+        return flamegraphs
+    }
+
+    /** The result file -rf/-rff ask for, or null; one already there is moved aside first. */
+    private fun resultFile(cmd: CommandLineOptions): String? {
+        if (!cmd.result.hasValue() && !cmd.resultFormat.hasValue()) return null
+        val extension = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT).toString().lowercase()
+        val resultFile = cmd.result.orElse("${Defaults.RESULT_FILE_PREFIX}.$extension")
+        try {
+            ResultFiles.keepPrevious(resultFile)?.let {
+                println("serverbench: $resultFile already existed; its results were moved to $it")
+            }
+        } catch (e: IOException) {
+            usage("serverbench: -rff $resultFile: cannot move the existing file aside ($e); nothing was run")
+        }
+        return resultFile
     }
 
     /** JMH options these benchmarks cannot honour, in one line, or null. */
@@ -188,7 +198,8 @@ object Launcher {
         val a = args[i]
         val flame = FlameProfiler::class.java.name
         val named = if (a == "flame" || a.startsWith("flame:")) flame + a.removePrefix("flame") else a
-        if (i == 0 || args[i - 1] != "-prof" || (named != flame && !named.startsWith("$flame:"))) {
+        val profiler = i > 0 && args[i - 1] == "-prof"
+        if (!profiler || (named != flame && !named.startsWith("$flame:"))) {
             a
         } else if (session == null) {
             named
@@ -197,7 +208,7 @@ object Launcher {
         }
     }
 
-    fun options(cmd: Options, properties: java.util.Properties): Options {
+    fun options(cmd: Options, properties: Properties): Options {
         val builder = OptionsBuilder().parent(cmd)
         if (cmd.profilers.none { it.klass == LoadMetricsProfiler::class.java.name }) {
             builder.addProfiler(LoadMetricsProfiler::class.java)

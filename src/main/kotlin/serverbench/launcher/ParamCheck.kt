@@ -1,6 +1,7 @@
 package serverbench.launcher
 
 import serverbench.benchmarks.HttpBenchmark
+import serverbench.benchmarks.SteadyWarmup
 import serverbench.client.ClientSettings
 import serverbench.client.FileDescriptors
 import serverbench.fixture.Cgroups
@@ -10,6 +11,7 @@ import serverbench.params.CpuParams
 import serverbench.params.ParamNames
 import serverbench.params.ParamRules
 import serverbench.params.ProtocolRules
+import java.io.File
 /**
  * Every `-p` value checked in the launcher, before any fork or server starts: a typo must cost the user one line and
  * a second, not a stack trace from a fork after minutes of other benchmarks, and never a run that silently ignores it
@@ -30,7 +32,14 @@ object ParamCheck {
         runs: List<Plan.Run>,
         declared: Set<String>,
         profiled: Boolean = false,
-    ): String? {
+    ): String? = valueProblem(given, declared)
+        ?: timingProblem(given, runs)
+        ?: TargetCheck.problem(runs, profiled)
+        ?: budgetProblem(runs)
+        ?: connectionProblem(runs)
+
+    /** A name no selected benchmark declares, an empty value, or one its rule ([ParamRules]) refuses. */
+    private fun valueProblem(given: Map<String, List<String>>, declared: Set<String>): String? {
         for ((name, values) in given) {
             val typed = "-p $name=${values.joinToString(",")}"
             if (name !in declared) {
@@ -41,9 +50,14 @@ object ParamCheck {
             val rule = ParamRules.rules[name] ?: continue
             values.firstOrNull { !rule.accepts(it) }?.let { return "-p $name=$it: $name must be ${rule.allowed}" }
         }
+        return null
+    }
+
+    /** A bad warmup or client setting (-D), or a wait every request would time out on. */
+    private fun timingProblem(given: Map<String, List<String>>, runs: List<Plan.Run>): String? {
         val settings = try {
-            serverbench.benchmarks.SteadyWarmup.fromSystemProperties()
-            runs.map { it.className }.distinct().forEach { serverbench.benchmarks.SteadyWarmup.maxSeconds(it) }
+            SteadyWarmup.fromSystemProperties()
+            runs.map { it.className }.distinct().forEach { SteadyWarmup.maxSeconds(it) }
             ClientSettings.fromSystemProperties()
         } catch (e: IllegalArgumentException) {
             return e.message
@@ -54,8 +68,11 @@ object ParamCheck {
             return "-p $name=$tooLong: every request would time out (client timeout $timeoutMs ms); " +
                 "use a shorter wait or raise -D${ClientSettings.TIMEOUT_PROPERTY}"
         }
-        TargetCheck.problem(runs, profiled)?.let { return it }
-        budgetProblem(runs)?.let { return it }
+        return null
+    }
+
+    /** A protocol setting a run cannot use, or more connections than this process may open. */
+    private fun connectionProblem(runs: List<Plan.Run>): String? {
         for (run in runs) {
             val concurrency = run.params[ParamNames.CONCURRENCY]?.toIntOrNull() ?: continue
             ProtocolRules.problem(run.params)?.let { return it }
@@ -80,7 +97,7 @@ object ParamCheck {
             CpuPlacement(placements.firstNotNullOfOrNull { it.cpus }, placements.firstNotNullOfOrNull { it.cpuset })
         val given = listOfNotNull(needs.cpus?.let { ParamNames.CPUS }, needs.cpuset?.let { ParamNames.CPUSET })
             .joinToString(" and ") { "-p $it" }
-        val mountinfo = java.io.File(System.getProperty(MOUNTINFO_PROPERTY, "/proc/self/mountinfo"))
+        val mountinfo = File(System.getProperty(MOUNTINFO_PROPERTY, "/proc/self/mountinfo"))
         val problem = CpuBudget.probe(needs, Cgroups.locate(needs, mountinfo = mountinfo)) ?: return null
         return "$given: $problem"
     }

@@ -9,9 +9,13 @@ import tools.jackson.databind.node.ArrayNode
 import tools.jackson.databind.node.ObjectNode
 import java.io.ByteArrayOutputStream
 import java.io.File
+import java.io.IOException
 import java.io.PrintStream
 import java.nio.file.Files
 import java.nio.file.StandardCopyOption
+import java.time.Instant
+import java.time.ZoneId
+import java.time.format.DateTimeFormatter
 
 /** The result file: written atomically, with each run's flamegraphs listed, and never overwriting an earlier one. */
 object ResultFiles {
@@ -25,14 +29,14 @@ object ResultFiles {
         target.parentFile?.mkdirs()
         val dir = target.parentFile
         // A file where the directory should be would only fail at the first write, after a run was measured.
-        if (dir != null && !dir.isDirectory) throw java.io.IOException("$dir is not a directory")
-        if (dir?.canWrite() == false) throw java.io.IOException("$dir is not writable")
+        if (dir != null && !dir.isDirectory) throw IOException("$dir is not a directory")
+        if (dir?.canWrite() == false) throw IOException("$dir is not writable")
         // An empty file holds no results (e.g. one a script created for us): nothing to keep.
         if (!target.exists() || target.length() == 0L) return null
-        val stamp = java.time.format.DateTimeFormatter.ofPattern(
+        val stamp = DateTimeFormatter.ofPattern(
             "yyyyMMdd-HHmmss",
-        ).withZone(java.time.ZoneId.systemDefault())
-            .format(java.time.Instant.ofEpochMilli(target.lastModified()))
+        ).withZone(ZoneId.systemDefault())
+            .format(Instant.ofEpochMilli(target.lastModified()))
         val base = target.name.substringBeforeLast('.', target.name)
         val ext = target.name.substringAfterLast('.', "").let { if (it.isEmpty()) "" else ".$it" }
         var kept = File(target.parentFile, "$base.$stamp$ext")

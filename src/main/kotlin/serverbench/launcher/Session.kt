@@ -31,13 +31,43 @@ class Session(
 ) {
     /** Runs them all (or up to the first failure with -foe); the launcher's exit status. */
     fun run(console: Console): Int {
-        val profiles = HashMap<RunResult, List<File>>()
         val out = SessionOutput(OutputFormatFactory.createFormatInstance(console.jmh, verbosity))
-        val results = ArrayList<RunResult>()
-        val failed = ArrayList<String>()
+        val tally = Tally()
         val started = System.nanoTime()
         fun elapsed() = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started)
 
+        announce(console)
+        val archives = ForkArchive.of(options, Launcher.COMPAT_JVM_ARGS, console::info)
+        for ((i, run) in runs.withIndex()) {
+            val archive = archiveArgs(archives, run)
+            if (console.compact) {
+                console.started(RunLine.name(i, runs, Progress.eta(i, runs, elapsed())))
+            } else {
+                console.info(Progress.line(i, runs, elapsed()))
+            }
+            out.takeFailure()
+            when (runOne(run, archive, out, tally, console)) {
+                Next.RUN -> Unit
+                Next.STOP -> break
+                Next.FAIL -> return 1
+            }
+        }
+
+        out.finish(tally.results, elapsed())
+        return conclude(tally, console)
+    }
+
+    /** What this session's runs have given so far. */
+    private class Tally {
+        val profiles = HashMap<RunResult, List<File>>()
+        val results = ArrayList<RunResult>()
+        val failed = ArrayList<String>()
+    }
+
+    /** After a run: run the next, stop here (-foe), or fail the session at once. */
+    private enum class Next { RUN, STOP, FAIL }
+
+    private fun announce(console: Console) {
         val estimate = Progress.duration(runs.sumOf { it.estimateSeconds })
         console.info(
             "serverbench: ${runs.size} run${if (runs.size == 1) "" else "s"} planned, estimated duration " +
@@ -47,60 +77,66 @@ class Session(
             RunLine.common(runs)?.let { console.info("serverbench: $it") }
             console.info("serverbench: JMH's full output goes to ${console.logFile}")
         }
-        val archives = ForkArchive.of(options, Launcher.COMPAT_JVM_ARGS, console::info)
-        for ((i, run) in runs.withIndex()) {
-            val server = run.params[ParamNames.SERVER]
-            val archive = if (archives == null || server == null) {
-                emptyList()
-            } else {
-                archives.prepare(server) { ArchiveTraining.run(options, server, it) }
-                archives.useArgs(server)
+    }
+
+    /** The class-data archive's flags for [run]'s forks (made first if needed), or none. */
+    private fun archiveArgs(archives: ForkArchive?, run: Plan.Run): List<String> {
+        val server = run.params[ParamNames.SERVER]
+        if (archives == null || server == null) return emptyList()
+        archives.prepare(server) { ArchiveTraining.run(options, server, it) }
+        return archives.useArgs(server)
+    }
+
+    /** Runs [run] with JMH, counts its complete results or its failure, and saves the results so far. */
+    private fun runOne(run: Plan.Run, archive: List<String>, out: SessionOutput, tally: Tally, console: Console): Next {
+        try {
+            val complete = Runner(SingleRun(options, run, archive), out).run().filter {
+                Completeness.isComplete(it)
             }
-            if (console.compact) {
-                console.started(RunLine.name(i, runs, Progress.eta(i, runs, elapsed())))
-            } else {
-                console.info(Progress.line(i, runs, elapsed()))
+            record(run, complete, out, tally, console)
+            return Next.RUN
+        } catch (e: NoBenchmarksException) {
+            tally.failed += run.describe()
+            console.error("serverbench: ${run.describe()}: JMH found no such benchmark")
+            return Next.RUN
+        } catch (e: ProfilersFailedException) {
+            generateSequence<Throwable>(e) { it.cause }.forEach { ex ->
+                (listOf(ex) + ex.suppressed).forEach { console.error(it.message ?: it.toString()) }
             }
-            out.takeFailure()
-            try {
-                val complete = Runner(SingleRun(options, run, archive), out).run().filter {
-                    Completeness.isComplete(it)
-                }
-                if (profileDir != null) {
-                    complete.forEach { r ->
-                        val params = r.params.paramsKeys.associateWith { r.params.getParam(it) }
-                        profiles[r] = ProfileLayout.made(profileDir, r.params.benchmark, params)
-                    }
-                }
-                if (complete.isEmpty()) {
-                    val why = out.takeFailure()
-                    failed += run.describe() + (why?.let { ": $it" } ?: "")
-                    console.finished("FAILED" + (why?.let { ": $it" } ?: ""))
-                }
-                complete.forEach { console.finished(RunLine.figures(it)) }
-                results += complete
-            } catch (e: NoBenchmarksException) {
-                failed += run.describe()
-                console.error("serverbench: ${run.describe()}: JMH found no such benchmark")
-            } catch (e: ProfilersFailedException) {
-                generateSequence<Throwable>(e) { it.cause }.forEach { ex ->
-                    console.error(ex.message ?: ex.toString())
-                    ex.suppressed.forEach { console.error(it.message ?: it.toString()) }
-                }
-                return 1
-            } catch (e: RunnerException) {
-                // -foe: stop at the first failure, keep what completed before it.
-                failed += run.describe()
-                failure(e, console)
-                break
-            } finally {
-                if (resultFile != null && results.isNotEmpty()) {
-                    ResultFiles.write(results, resultFile, resultFormat) { profiles[it].orEmpty() }
-                }
+            return Next.FAIL
+        } catch (e: RunnerException) {
+            // -foe: stop at the first failure, keep what completed before it.
+            tally.failed += run.describe()
+            failure(e, console)
+            return Next.STOP
+        } finally {
+            if (resultFile != null && tally.results.isNotEmpty()) {
+                ResultFiles.write(tally.results, resultFile, resultFormat) { tally.profiles[it].orEmpty() }
             }
         }
+    }
 
-        out.finish(results, elapsed())
+    /** [run]'s [complete] results (and the graphs profiled for them), or its failure when none completed. */
+    private fun record(run: Plan.Run, complete: List<RunResult>, out: SessionOutput, tally: Tally, console: Console) {
+        if (profileDir != null) {
+            complete.forEach { r ->
+                val params = r.params.paramsKeys.associateWith { r.params.getParam(it) }
+                tally.profiles[r] = ProfileLayout.made(profileDir, r.params.benchmark, params)
+            }
+        }
+        if (complete.isEmpty()) {
+            val why = out.takeFailure()?.let { ": $it" } ?: ""
+            tally.failed += run.describe() + why
+            console.finished("FAILED$why")
+        }
+        complete.forEach { console.finished(RunLine.figures(it)) }
+        tally.results += complete
+    }
+
+    /** Where the results went and which runs failed; the exit status. */
+    private fun conclude(tally: Tally, console: Console): Int {
+        val results = tally.results
+        val failed = tally.failed
         if (resultFile != null) {
             if (results.isNotEmpty()) {
                 console.info("\nBenchmark result is saved to $resultFile (${results.size} completed runs)")

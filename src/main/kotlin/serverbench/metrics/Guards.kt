@@ -1,5 +1,6 @@
 package serverbench.metrics
 
+import serverbench.client.ClientReport
 import serverbench.client.ClientSettings
 import serverbench.client.LoadClient
 
@@ -46,24 +47,39 @@ object Guards {
     fun check(report: IterationReport, cores: Int = Runtime.getRuntime().availableProcessors()): Map<String, String?> {
         val client = report.client
         val out = LinkedHashMap<String, String?>()
+        out[CLIENT_SATURATED] = clientSaturated(report, cores)
+        out[UNANSWERED] = unanswered(client)
+        if (client.openLoop) {
+            out[BEHIND_SCHEDULE] = behindSchedule(client)
+        } else {
+            out[LITTLES_LAW] = littlesLaw(report, saturated = out[CLIENT_SATURATED] != null)
+        }
+        return out
+    }
+
+    private fun clientSaturated(report: IterationReport, cores: Int): String? {
+        val client = report.client
         val wall = client.wallNanos.toDouble()
         val clientCores = if (wall > 0) client.clientCpuNanos / wall else 0.0
         val machineBusy = report.resources?.machineBusy ?: Double.NaN
         val threads = client.threads
         val busiest = threads.indices.maxByOrNull { threads[it].cores } ?: 0
         val busiestCores = threads.getOrNull(busiest)?.cores ?: clientCores
-        out[CLIENT_SATURATED] = when {
+        val bottleneck = "of a core: the client is the bottleneck, so req/s understates the server"
+        return when {
             busiestCores >= CLIENT_CORE && threads.size <= 1 ->
-                (
-                    "the load client's thread used %.2f of a core: the client is the bottleneck, so req/s " +
-                        "understates the server (%s)"
-                    ).format(busiestCores, fix(threads.size, machineBusy))
+                "the load client's thread used %.2f $bottleneck (%s)".format(
+                    busiestCores,
+                    fix(threads.size, machineBusy),
+                )
 
             busiestCores >= CLIENT_CORE ->
-                (
-                    "client thread %d of %d used %.2f of a core: the client is the bottleneck, so req/s understates " +
-                        "the server (%s)"
-                    ).format(busiest, threads.size, busiestCores, fix(threads.size, machineBusy))
+                "client thread %d of %d used %.2f $bottleneck (%s)".format(
+                    busiest,
+                    threads.size,
+                    busiestCores,
+                    fix(threads.size, machineBusy),
+                )
 
             clientCores > 0.5 && machineBusy >= 0.9 ->
                 (
@@ -73,49 +89,43 @@ object Guards {
 
             else -> null
         }
-        out[UNANSWERED] = if (client.unanswered > 0) {
-            (
-                "%d requests were still unanswered at the iteration's end after up to %.1f s, longer than the " +
-                    "iteration and 3 × its p99: the server starves some connections (e.g. a blocked event loop that " +
-                    "does not accept), and no latency figure includes their wait; a timeout " +
-                    "(-D${ClientSettings.TIMEOUT_PROPERTY}) would turn them into errors"
-                )
-                .format(client.unanswered, client.oldestUnansweredNanos / 1e9)
+    }
+
+    private fun unanswered(client: ClientReport): String? {
+        if (client.unanswered <= 0) return null
+        val text = "%d requests were still unanswered at the iteration's end after up to %.1f s, longer than the " +
+            "iteration and 3 × its p99: the server starves some connections (e.g. a blocked event loop that " +
+            "does not accept), and no latency figure includes their wait; a timeout " +
+            "(-D${ClientSettings.TIMEOUT_PROPERTY}) would turn them into errors"
+        return text.format(client.unanswered, client.oldestUnansweredNanos / 1e9)
+    }
+
+    private fun behindSchedule(client: ClientReport): String? {
+        val sent = client.successes + client.failures.total
+        val lateShare = if (sent > 0) client.late.toDouble() / sent else 0.0
+        if (lateShare <= 0.01 && client.dropped <= 0) return null
+        val why = if (client.capReached) {
+            "all ${client.connections} connections were busy at times (raise -p concurrency, or the server " +
+                "cannot take -p rate)"
         } else {
-            null
+            "the client itself could not keep up (the machine is saturated)"
         }
-        if (client.openLoop) {
-            val sent = client.successes + client.failures.total
-            val lateShare = if (sent > 0) client.late.toDouble() / sent else 0.0
-            out[BEHIND_SCHEDULE] = if (lateShare > 0.01 || client.dropped > 0) {
-                val why = if (client.capReached) {
-                    "all ${client.connections} connections were busy at times (raise -p concurrency, or the server " +
-                        "cannot take -p rate)"
-                } else {
-                    "the client itself could not keep up (the machine is saturated)"
-                }
-                val rate = LoadClient.rateText(client.rate)
-                "open loop fell behind its schedule of $rate req/s: ${client.late} of $sent requests went out " +
-                    "over 1 ms late, ${client.dropped} dropped; $why"
-            } else {
-                null
-            }
+        val rate = LoadClient.rateText(client.rate)
+        return "open loop fell behind its schedule of $rate req/s: ${client.late} of $sent requests went out " +
+            "over 1 ms late, ${client.dropped} dropped; $why"
+    }
+
+    private fun littlesLaw(report: IterationReport, saturated: Boolean): String? {
+        val ratio = littlesLawRatio(report)
+        if (ratio.isNaN() || ratio in 0.9..1.1) return null
+        // One cause named once: a saturated client delays its sends, which is what clientSaturated says.
+        val why = if (saturated) {
+            "the load client is saturated (clientSaturated), so requests waited in it before they were sent"
         } else {
-            val ratio = littlesLawRatio(report)
-            out[LITTLES_LAW] = if (!ratio.isNaN() && (ratio < 0.9 || ratio > 1.1)) {
-                // One cause named once: a saturated client delays its sends, which is what clientSaturated says.
-                val why = if (out[CLIENT_SATURATED] != null) {
-                    "the load client is saturated (clientSaturated), so requests waited in it before they were sent"
-                } else {
-                    "requests spent time the latency does not show (client slow to send, failures or reconnects)"
-                }
-                "Little's law does not hold: req/s × mean latency ÷ concurrency = %.3f, outside [0.9, 1.1]: %s"
-                    .format(ratio, why)
-            } else {
-                null
-            }
+            "requests spent time the latency does not show (client slow to send, failures or reconnects)"
         }
-        return out
+        return "Little's law does not hold: req/s × mean latency ÷ concurrency = %.3f, outside [0.9, 1.1]: %s"
+            .format(ratio, why)
     }
 
     /**

@@ -1,6 +1,7 @@
 package serverbench.metrics
 
 import serverbench.client.ClientReport
+import serverbench.fixture.CpuBudget
 
 /**
  * What one iteration measured: the load client's figures and the JVM's resource use; the seconds the trial warmed up
@@ -23,7 +24,7 @@ class IterationReport(
 }
 
 /** The server's CPU budget in an iteration: CPUs of quota (null: cores pinned only) and the CFS counters' deltas. */
-class BudgetReport(val cpus: Double?, val throttling: serverbench.fixture.CpuBudget.Throttling?)
+class BudgetReport(val cpus: Double?, val throttling: CpuBudget.Throttling?)
 
 /** One figure a family adds to an iteration's results, folded as its [metric] says. */
 class Figure(val metric: MetricSpec, val value: Double)

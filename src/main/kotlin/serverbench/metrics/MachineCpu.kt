@@ -1,11 +1,13 @@
 package serverbench.metrics
 
+import java.io.File
+
 /** Machine-wide CPU time from Linux's `/proc/stat` (first line: jiffies per state, summed over all cores). */
 object MachineCpu {
     class Sample(val busy: Long, val total: Long)
 
     fun sample(): Sample? = runCatching {
-        val fields = java.io.File("/proc/stat").useLines { it.first() }.trim().split(Regex("\\s+"))
+        val fields = File("/proc/stat").useLines { it.first() }.trim().split(Regex("\\s+"))
         require(fields[0] == "cpu")
         parse(fields.drop(1).map { it.toLong() })
     }.getOrNull()

@@ -1,6 +1,7 @@
 package serverbench.metrics
 
 import java.lang.management.ManagementFactory
+import java.lang.management.MemoryType
 
 /**
  * What the whole benchmark JVM used in an iteration: process CPU time, bytes allocated on the heap by all threads, and
@@ -105,7 +106,7 @@ class ResourceMeter(
      */
     private fun heapAfterGc(): Long {
         val used = ManagementFactory.getMemoryPoolMXBeans()
-            .filter { it.type == java.lang.management.MemoryType.HEAP }
+            .filter { it.type == MemoryType.HEAP }
             .mapNotNull { it.collectionUsage?.used }
         return if (used.isEmpty() || used.all { it == 0L }) -1 else used.sum()
     }

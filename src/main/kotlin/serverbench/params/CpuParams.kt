@@ -34,8 +34,9 @@ object CpuParams {
     fun parseCpuset(value: String, cores: Int = machineCores()): List<Int>? {
         val v = value.trim()
         if (v == NONE) return null
-        val set = runCatching { cpuList(v) }.getOrNull()
-        if (set == null || set.isEmpty() || set.any { it !in 0 until cores } || set.size >= cores) {
+        val set = runCatching { cpuList(v) }.getOrNull().orEmpty()
+        val onThisMachine = set.all { it in 0 until cores }
+        if (set.isEmpty() || !onThisMachine || set.size >= cores) {
             val name = ParamNames.CPUSET
             throw IllegalArgumentException("-p $name=$value: $name must be ${cpusetAllowed(cores)}")
         }

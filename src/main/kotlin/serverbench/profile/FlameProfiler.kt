@@ -8,6 +8,8 @@ import org.openjdk.jmh.results.IterationResult
 import org.openjdk.jmh.results.Result
 import org.openjdk.jmh.runner.IterationType
 import java.io.File
+import java.nio.file.Files
+import java.nio.file.StandardCopyOption.REPLACE_EXISTING
 import java.time.Instant
 
 /**
@@ -91,9 +93,17 @@ class FlameProfiler(initLine: String) : InternalProfiler {
             return emptyList()
         }
         if (!started) return emptyList()
+        val cost = if (overhead) Overhead.of(scores) else null
+        writeGraph(benchmarkParams, iterationParams, cost)
+        if (cost == null) return emptyList()
+        println("serverbench: profiling overhead ${cost.describe()}")
+        return listOf(OverheadResult(cost.blockPercents))
+    }
+
+    /** This run's graph, as HTML and as collapsed stacks, and a text file that says how it was made. */
+    private fun writeGraph(benchmarkParams: BenchmarkParams, iterationParams: IterationParams, cost: Overhead?) {
         val profiler = profiler()
         val samples = profiler.samples
-        val cost = if (overhead) Overhead.of(scores) else null
         val params = benchmarkParams.paramsKeys.associateWith { benchmarkParams.getParam(it) }
         val out = ProfileLayout.dir(session?.let { File(dir, it) } ?: dir, benchmarkParams.benchmark, params)
         out.mkdirs()
@@ -111,51 +121,47 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         val collapsed = File.createTempFile("serverbench-flame", ".collapsed")
         profiler.execute("dump,collapsed,file=${collapsed.absolutePath}$exclude")
         val weight = collapsed.useLines { lines -> lines.sumOf { it.substringAfterLast(' ').toLongOrNull() ?: 0L } }
-        java.nio.file.Files.move(
-            collapsed.toPath(),
-            File(out, "$event$fork.collapsed").toPath(),
-            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-        )
+        Files.move(collapsed.toPath(), File(out, "$event$fork.collapsed").toPath(), REPLACE_EXISTING)
         val title = ProfileLayout.htmlTitle(ProfileLayout.title(benchmarkParams.benchmark, params, event!!))
         profiler.execute("stop,file=${temp.absolutePath}$exclude,title=$title")
-        java.nio.file.Files.move(temp.toPath(), html.toPath(), java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+        Files.move(temp.toPath(), html.toPath(), REPLACE_EXISTING)
         running = false
-        File(out, "$event$fork.txt").writeText(
-            listOfNotNull(
-                "benchmark: ${benchmarkParams.benchmark}",
-                "params: ${benchmarkParams.paramsKeys.joinToString(", ") { "$it=${benchmarkParams.getParam(it)}" }}",
-                "event: $event${options.interval?.let { " (interval $it)" } ?: ""}",
-                "engine: ${SamplingEngines.engine(event!!)}",
-                "threads: ${if (threads == "server") "server (load client excluded)" else "all"}",
-                "samples: $samples (stack traces recorded, every thread)",
-                // They differ beyond the client's share for wall: async-profiler records an idle thread's run of ticks
-                // once.
-                "graph total: $weight (${if (threads == "server") "the load client left out; " else ""}" +
-                    "a wall sample of an idle thread counts each tick it stood for)",
-                "measurement iterations: ${iterationParams.count} x ${iterationParams.time}" +
-                    if (overhead) " (profiled: the 1st and 4th of every 4)" else "",
-                cost?.let { "overhead: ${it.describe()}" },
-                "jdk: ${System.getProperty("java.vm.name")} ${Runtime.version()}",
-                "async-profiler: ${profiler.version}",
-                "written: ${Instant.now()}",
-            ).joinToString("\n", postfix = "\n"),
-        )
+        File(out, "$event$fork.txt").writeText(notes(benchmarkParams, iterationParams, samples, weight, cost))
         println("\nserverbench: flamegraph ${html.path} ($samples samples, $event)")
-        if (cost == null) return emptyList()
-        println("serverbench: profiling overhead ${cost.describe()}")
-        return listOf(OverheadResult(cost.blockPercents))
     }
+
+    /** The graph's text file: what was profiled, how, and what the graph's total counts. */
+    private fun notes(
+        benchmarkParams: BenchmarkParams,
+        iterationParams: IterationParams,
+        samples: Long,
+        weight: Long,
+        cost: Overhead?,
+    ): String = listOfNotNull(
+        "benchmark: ${benchmarkParams.benchmark}",
+        "params: ${benchmarkParams.paramsKeys.joinToString(", ") { "$it=${benchmarkParams.getParam(it)}" }}",
+        "event: $event${options.interval?.let { " (interval $it)" } ?: ""}",
+        "engine: ${SamplingEngines.engine(event!!)}",
+        "threads: ${if (threads == "server") "server (load client excluded)" else "all"}",
+        "samples: $samples (stack traces recorded, every thread)",
+        // They differ beyond the client's share for wall: async-profiler records an idle thread's run of ticks
+        // once.
+        "graph total: $weight (${if (threads == "server") "the load client left out; " else ""}" +
+            "a wall sample of an idle thread counts each tick it stood for)",
+        "measurement iterations: ${iterationParams.count} x ${iterationParams.time}" +
+            if (overhead) " (profiled: the 1st and 4th of every 4)" else "",
+        cost?.let { "overhead: ${it.describe()}" },
+        "jdk: ${System.getProperty("java.vm.name")} ${Runtime.version()}",
+        "async-profiler: ${profiler().version}",
+        "written: ${Instant.now()}",
+    ).joinToString("\n", postfix = "\n")
 
     companion object {
         private val WAITING = listOf("BlockingIo", "Proxy", "CompletableFuture", "Delay")
 
-        fun defaultEvent(benchmark: String) = if (WAITING.any {
-                benchmark.contains(".${it}Benchmark.")
-            }
-        ) {
-            "wall"
-        } else {
-            "cpu"
+        fun defaultEvent(benchmark: String): String {
+            val waits = WAITING.any { benchmark.contains(".${it}Benchmark.") }
+            return if (waits) "wall" else "cpu"
         }
 
         private fun profiler(): AsyncProfiler = AsyncProfiler.getInstance()

@@ -14,6 +14,8 @@ import io.hyperfoil.core.parser.BenchmarkParser
 import io.hyperfoil.http.config.HttpPluginConfig
 import io.hyperfoil.http.statistics.HttpStats
 import java.io.File
+import java.util.Properties
+import java.util.TreeMap
 import java.util.concurrent.CompletableFuture
 import kotlin.system.exitProcess
 
@@ -106,13 +108,13 @@ fun oneLine(t: Throwable): String {
 /** One in-VM run of a benchmark file, and what it measured. */
 private class Run(private val file: File) {
     /** Phase name -> second since the phase started -> what the requests that started in that second got. */
-    private val seconds = HashMap<String, java.util.TreeMap<Int, StatisticsSnapshot>>()
+    private val seconds = HashMap<String, TreeMap<Int, StatisticsSnapshot>>()
     private val limited = HashSet<String>()
     private val cpuFrom = HashMap<String, CpuWindow>()
     private val cpu = HashMap<String, Triple<Double, Double, Double>>()
 
     fun execute(summaryFile: File): Int {
-        val out = java.util.Properties()
+        val out = Properties()
         val benchmark = try {
             parse(file)
         } catch (e: Exception) {
@@ -148,7 +150,7 @@ private class Run(private val file: File) {
     }
 
     private fun record(phase: Phase, snapshot: StatisticsSnapshot) = synchronized(seconds) {
-        val bySecond = seconds.getOrPut(phase.name) { java.util.TreeMap() }
+        val bySecond = seconds.getOrPut(phase.name) { TreeMap() }
         bySecond.getOrPut(snapshot.sequenceId) { StatisticsSnapshot().also { it.sequenceId = snapshot.sequenceId } }
             .add(snapshot)
     }
@@ -172,7 +174,7 @@ private class Run(private val file: File) {
         return null
     }
 
-    private fun summarise(benchmark: Benchmark, out: java.util.Properties) {
+    private fun summarise(benchmark: Benchmark, out: Properties) {
         out["phases"] = benchmark.phases().sortedBy { it.id }.joinToString(",") { it.name }
         for (phase in benchmark.phases()) {
             val p = "phase.${phase.name}"
@@ -210,12 +212,12 @@ private class Run(private val file: File) {
         }
     }
 
-    private fun fail(out: java.util.Properties, summaryFile: File, why: String): Int {
+    private fun fail(out: Properties, summaryFile: File, why: String): Int {
         out["failure"] = why
         return write(out, summaryFile, 1)
     }
 
-    private fun write(out: java.util.Properties, summaryFile: File, status: Int): Int {
+    private fun write(out: Properties, summaryFile: File, status: Int): Int {
         summaryFile.outputStream().use { out.store(it, "Hyperfoil run of $file") }
         return status
     }
