@@ -53,6 +53,7 @@ object Charts {
 
     /** The PNG is drawn at twice the SVG's size, sharp on high-density screens. */
     private const val PNG_SCALE = 2
+    private val P99 = MetricCatalogue.P99.name
 
     /** One point: the parameter's value, the metric's score and its interval (NaN ends: none). */
     data class Point(val x: Double, val y: Double, val low: Double = Double.NaN, val high: Double = Double.NaN)
@@ -65,25 +66,34 @@ object Charts {
         val out = LinkedHashMap<String, MutableList<String>>()
         for ((family, familyRuns) in runs.groupBy { it.family }.toSortedMap()) {
             for (param in sweptParams(familyRuns)) {
-                for ((metric, label) in listOf(
-                    BenchmarkResult.SCORE to "req/s",
-                    MetricCatalogue.P99.name to "p99 latency (ms)",
-                )) {
-                    val series = series(familyRuns, param, metric)
-                    if (series.isEmpty()) continue
-                    dir.mkdirs()
-                    val kind = if (metric == BenchmarkResult.SCORE) "throughput" else "p99"
-                    val name = "${family.lowercase()}-$param-$kind"
-                    val conditions = conditions(familyRuns, param, metric)
-                    val chart = chart("$family: $label by $param", param, label, series, conditions)
-                    val svg = File(dir, "$name.svg")
-                    writeSvg(chart, svg, height(series.size))
-                    writePng(chart, File(dir, "$name.png"), height(series.size))
+                for (metric in listOf(BenchmarkResult.SCORE, P99)) {
+                    val svg = writeChart(family, familyRuns, param, metric, dir) ?: continue
                     out.getOrPut(family) { ArrayList() } += svg.absoluteFile.relativeTo(linkBase.absoluteFile).path
                 }
             }
         }
         return out
+    }
+
+    /** One chart of [family]'s [metric] by [param], as `.svg` and `.png` in [dir]; the SVG, or null if no series. */
+    private fun writeChart(
+        family: String,
+        familyRuns: List<BenchmarkResult>,
+        param: String,
+        metric: String,
+        dir: File,
+    ): File? {
+        val series = series(familyRuns, param, metric)
+        if (series.isEmpty()) return null
+        dir.mkdirs()
+        val throughput = metric == BenchmarkResult.SCORE
+        val (kind, label) = if (throughput) "throughput" to "req/s" else "p99" to "p99 latency (ms)"
+        val name = "${family.lowercase()}-$param-$kind"
+        val chart = chart("$family: $label by $param", param, label, series, conditions(familyRuns, param, metric))
+        val svg = File(dir, "$name.svg")
+        writeSvg(chart, svg, height(series.size))
+        writePng(chart, File(dir, "$name.png"), height(series.size))
+        return svg
     }
 
     /** Numeric parameters with at least three values within the family. */

@@ -10,13 +10,18 @@ import java.io.File
  * figure, marked only where [Significance] says it is beyond both runs' noise.
  */
 object Report {
+    /** What the page links to: family -> its charts; a row's flamegraphs (the call makes a differential one). */
+    class Links(
+        val charts: Map<String, List<String>> = emptyMap(),
+        val flamegraphs: (BenchmarkResult) -> List<String> = { emptyList() },
+    )
+
     fun markdown(
         head: List<BenchmarkResult>,
         headName: String,
         base: List<BenchmarkResult>?,
         baseName: String?,
-        charts: Map<String, List<String>> = emptyMap(),
-        flamegraphs: (BenchmarkResult) -> List<String> = { emptyList() },
+        links: Links = Links(),
     ): String {
         val out = StringBuilder()
         out.append("# serverbench results: $headName")
@@ -30,20 +35,30 @@ object Report {
         val baseByKey = base?.associateBy { it.key } ?: emptyMap()
         for ((family, all) in head.groupBy { it.family }.toSortedMap()) {
             out.append("\n## $family\n")
-            // Budgeted and unbudgeted servers answer different questions: never in one table.
-            val placements = all.groupBy { placement(it) }.toSortedMap(compareBy({ it != UNBUDGETED }, { it }))
-            for ((placement, runs) in placements) {
-                if (placements.size > 1 || placement != UNBUDGETED) {
-                    val under = if (placement == UNBUDGETED) "without a CPU budget" else "under $placement"
-                    out.append("\n### Server $under\n")
-                }
-                ResultTable(runs, baseByKey, base != null, flamegraphs).appendTo(out)
-            }
+            familyTables(all, baseByKey, base != null, links.flamegraphs, out)
             out.append(TopFrames.markdown(all))
-            charts[family]?.forEach { out.append("\n![${File(it).nameWithoutExtension}]($it)\n") }
+            links.charts[family]?.forEach { out.append("\n![${File(it).nameWithoutExtension}]($it)\n") }
         }
         if (base != null) out.append(BaselinePairs.gone(head, base))
         return out.toString()
+    }
+
+    /** A family's tables: budgeted and unbudgeted servers answer different questions, so never in one table. */
+    private fun familyTables(
+        all: List<BenchmarkResult>,
+        baseByKey: Map<String, BenchmarkResult>,
+        withBaseline: Boolean,
+        flamegraphs: (BenchmarkResult) -> List<String>,
+        out: StringBuilder,
+    ) {
+        val placements = all.groupBy { placement(it) }.toSortedMap(compareBy({ it != UNBUDGETED }, { it }))
+        for ((placement, runs) in placements) {
+            if (placements.size > 1 || placement != UNBUDGETED) {
+                val under = if (placement == UNBUDGETED) "without a CPU budget" else "under $placement"
+                out.append("\n### Server $under\n")
+            }
+            ResultTable(runs, baseByKey, withBaseline, flamegraphs).appendTo(out)
+        }
     }
 
     /** The paragraph under the title: what the loop, req/s and ± mean, and what only some runs need said. */

@@ -21,70 +21,80 @@ private const val USAGE =
  * Paths in the markdown are relative to the current directory, where report.md is expected to be written.
  */
 fun main(args: Array<String>) {
-    // jopt-simple, as scripts/serve and -prof flame read theirs; no abbreviations, so a typo is never another option.
-    val parser = OptionParser(false)
-    val baselineSpec = parser.accepts("baseline").withRequiredArg()
-    val chartsSpec = parser.accepts("charts").withRequiredArg()
-    val formatSpec = parser.accepts("format").withRequiredArg().defaultsTo(TrackerExport.Format.MARKDOWN.option)
-    // Directories named by benchmark and parameters held other runs' graphs; the result file now says which.
-    val retired = listOf("profiles", "baseline-profiles").map { parser.accepts(it).withOptionalArg() }
-    val helpSpec = parser.acceptsAll(listOf("h", "help"))
-    val set = try {
-        parser.parse(*args)
-    } catch (e: OptionException) {
-        fail(e.message ?: e.toString())
-    }
-    if (set.has(helpSpec)) {
-        println(USAGE)
-        exitProcess(0)
-    }
-    retired.firstOrNull { set.has(it) }?.let {
-        fail(
-            "--${it.options().first()} is no longer needed: each result file lists the profiles its own runs made " +
-                "(field \"${ProfileLayout.FIELD}\"), and the report links and compares only those",
-        )
-    }
-    val positional = set.nonOptionArguments().map { it.toString() }
-    val headFile = File(positional.firstOrNull() ?: fail("the head result file is missing"))
-    // More head files add their rows: a workload measured by the harness and by scripts/hyperfoil, side by side.
-    val moreFiles = positional.drop(1).map { File(it) }
-    val baseline = set.valueOf(baselineSpec)?.let { File(it) }
-    val charts = set.valueOf(chartsSpec)?.let { File(it) }
-    val format = TrackerExport.Format.of(set.valueOf(formatSpec))
-        ?: fail("--format ${set.valueOf(formatSpec)}: one of ${TrackerExport.Format.options}")
-    if (format != TrackerExport.Format.MARKDOWN && (baseline != null || charts != null)) {
-        fail("--format ${format.option} exports one result file: --baseline and --charts are for the markdown report")
-    }
+    val options = ReportOptions.parse(args)
     val (headRuns, baseRuns) = try {
-        (Results.read(headFile) + moreFiles.flatMap { Results.read(it) }) to baseline?.let { Results.read(it) }
+        options.heads.flatMap { Results.read(it) } to options.baseline?.let { Results.read(it) }
     } catch (e: IllegalArgumentException) {
         fail(e.message ?: e.toString())
     }
-    if (format != TrackerExport.Format.MARKDOWN) {
-        print(TrackerExport.render(format, headRuns) { System.err.println("report: $it") })
+    if (options.format != TrackerExport.Format.MARKDOWN) {
+        print(TrackerExport.render(options.format, headRuns) { System.err.println("report: $it") })
         return
     }
+    val headFile = options.heads.first()
     val here = File(".")
-    val chartDir = charts ?: File(headFile.absoluteFile.parentFile, headFile.nameWithoutExtension + "-charts")
+    val chartDir = options.charts ?: File(headFile.absoluteFile.parentFile, headFile.nameWithoutExtension + "-charts")
     val chartLinks = Charts.write(headRuns, chartDir, here)
     val diffDir = File(chartDir.absoluteFile.parentFile, headFile.nameWithoutExtension + "-diff")
     val baseByKey = baseRuns?.associateBy { it.key } ?: emptyMap()
     // In the markdown too; on the console as well, since the markdown usually goes to a file unread.
     baseRuns?.let { BaselinePairs.clientThreads(headRuns, it) }?.let { System.err.println("report: $it") }
-    print(
-        Report.markdown(
-            headRuns,
-            (listOf(headFile) + moreFiles).joinToString(" + ") {
-                it.path
-            },
-            baseRuns,
-            baseline?.path,
-            chartLinks,
-        ) { run ->
-            val diffs = baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty()
-            Flamegraphs.links(run, here) + diffs
-        },
-    )
+    val links = Report.Links(chartLinks) { run ->
+        val diffs = baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty()
+        Flamegraphs.links(run, here) + diffs
+    }
+    val headName = options.heads.joinToString(" + ") { it.path }
+    print(Report.markdown(headRuns, headName, baseRuns, options.baseline?.path, links))
+}
+
+/** The command line: head files (more than one: their rows in one report), baseline, charts directory, format. */
+private class ReportOptions(
+    val heads: List<File>,
+    val baseline: File?,
+    val charts: File?,
+    val format: TrackerExport.Format,
+) {
+    companion object {
+        fun parse(args: Array<String>): ReportOptions {
+            // jopt-simple, as scripts/serve and -prof flame read theirs; no abbreviations: a typo is never another
+            // option.
+            val parser = OptionParser(false)
+            val baselineSpec = parser.accepts("baseline").withRequiredArg()
+            val chartsSpec = parser.accepts("charts").withRequiredArg()
+            val formatSpec = parser.accepts("format").withRequiredArg().defaultsTo(TrackerExport.Format.MARKDOWN.option)
+            // Directories named by benchmark and parameters held other runs' graphs; the result file now says which.
+            val retired = listOf("profiles", "baseline-profiles").map { parser.accepts(it).withOptionalArg() }
+            val helpSpec = parser.acceptsAll(listOf("h", "help"))
+            val set = try {
+                parser.parse(*args)
+            } catch (e: OptionException) {
+                fail(e.message ?: e.toString())
+            }
+            if (set.has(helpSpec)) {
+                println(USAGE)
+                exitProcess(0)
+            }
+            retired.firstOrNull { set.has(it) }?.let {
+                fail(
+                    "--${it.options().first()} is no longer needed: each result file lists the profiles its own runs " +
+                        "made (field \"${ProfileLayout.FIELD}\"), and the report links and compares only those",
+                )
+            }
+            val positional = set.nonOptionArguments().map { File(it.toString()) }
+            if (positional.isEmpty()) fail("the head result file is missing")
+            val baseline = set.valueOf(baselineSpec)?.let { File(it) }
+            val charts = set.valueOf(chartsSpec)?.let { File(it) }
+            val format = TrackerExport.Format.of(set.valueOf(formatSpec))
+                ?: fail("--format ${set.valueOf(formatSpec)}: one of ${TrackerExport.Format.options}")
+            if (format != TrackerExport.Format.MARKDOWN && (baseline != null || charts != null)) {
+                fail(
+                    "--format ${format.option} exports one result file: --baseline and --charts are for the " +
+                        "markdown report",
+                )
+            }
+            return ReportOptions(positional, baseline, charts, format)
+        }
+    }
 }
 
 private fun fail(message: String): Nothing {

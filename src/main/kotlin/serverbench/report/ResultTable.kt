@@ -113,18 +113,7 @@ internal class ResultTable(
         val now = run.metric(metric)
         val old = oldRun?.metric(metric)
         if (now == null || now.score.isNaN()) return "–"
-        val value = (if (spec == MetricCatalogue.ALLOC_PER_REQ && run.allocLowerBound) "≥ " else "") +
-            FigureFormat.format(spec, now.score) +
-            (
-                if (metric == BenchmarkResult.SCORE &&
-                    !now.error.isNaN()
-                ) {
-                    " ± ${FigureFormat.format(now.error)}"
-                } else {
-                    ""
-                }
-                ) +
-            (if (metric == BenchmarkResult.SCORE && run.notSteady) " (not steady)" else "")
+        val value = value(spec, run, now)
         if (!withBaseline || old == null || old.score.isNaN()) return value
         val delta = delta(now.score, old.score)
         // A throughput still changing while measured says nothing about the change: no mark either way.
@@ -138,6 +127,15 @@ internal class ResultTable(
             Significance.Change.WORSE -> "$value **(▼ $delta)**"
             Significance.Change.DIFFERENT -> "$value **($delta)**"
         }
+    }
+
+    /** The figure as the cell shows it: "≥" on a lower bound, req/s with its ± and "(not steady)". */
+    private fun value(spec: MetricSpec, run: BenchmarkResult, now: Metric): String {
+        val lowerBound = spec == MetricCatalogue.ALLOC_PER_REQ && run.allocLowerBound
+        val throughput = spec.name == BenchmarkResult.SCORE
+        val interval = if (throughput && !now.error.isNaN()) " ± ${FigureFormat.format(now.error)}" else ""
+        val unsteady = if (throughput && run.notSteady) " (not steady)" else ""
+        return (if (lowerBound) "≥ " else "") + FigureFormat.format(spec, now.score) + interval + unsteady
     }
 
     /** The change in %, or "new" where the baseline's figure was 0 and this one is not. */

@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.metrics.MetricCatalogue
 import serverbench.report.Leads.Noise
 import serverbench.params.ParamNames as N
 
@@ -8,7 +9,7 @@ import serverbench.params.ParamNames as N
  * variant served more req/s and lower p99, named only where the lead is beyond noise ([Leads.noise]).
  */
 internal object StackPairs {
-    private val P99 = serverbench.metrics.MetricCatalogue.P99.name
+    private val P99 = MetricCatalogue.P99.name
     private const val SERVER = N.SERVER
 
     /**

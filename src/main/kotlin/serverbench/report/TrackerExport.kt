@@ -10,6 +10,7 @@ import tools.jackson.databind.node.ObjectNode
 import java.math.BigDecimal
 import java.math.MathContext
 import java.util.Locale
+import kotlin.math.abs
 import kotlin.math.pow
 
 /**
@@ -114,19 +115,14 @@ object TrackerExport {
     /** The figure's interval: `± e` when symmetric (JMH's), its ends when not (a percentile's iteration range). */
     private fun range(m: Metric): String? {
         if (m.error.isNaN() || !m.low.isFinite() || !m.high.isFinite()) return null
-        val symmetric = Math.abs((m.score - m.low) - (m.high - m.score)) <= 1e-9 * maxOf(1.0, Math.abs(m.score))
+        val symmetric = abs((m.score - m.low) - (m.high - m.score)) <= 1e-9 * maxOf(1.0, abs(m.score))
         return if (symmetric) "± ${num(m.error)}" else "${num(m.low)} – ${num(m.high)}"
     }
 
     private fun extra(run: BenchmarkResult, t: MetricSpec, ranged: Boolean): String = listOfNotNull(
         if (ranged) rangeMeaning(run, t) else null,
-        if (run.forks >
-            0
-        ) {
-            "${plural(run.forks, "fork")} × ${plural(run.iterations, "iteration")} of ${run.iterationTime}"
-        } else {
-            null
-        },
+        "${plural(run.forks, "fork")} × ${plural(run.iterations, "iteration")} of ${run.iterationTime}"
+            .takeIf { run.forks > 0 },
         run.jdkVersion.takeIf { it.isNotEmpty() }?.let { "JDK $it" },
         run.warnings.takeIf { it.isNotEmpty() }?.let { "warnings: ${it.joinToString(", ")}" },
     ).joinToString("\n")

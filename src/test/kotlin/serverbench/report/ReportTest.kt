@@ -26,7 +26,7 @@ class ReportTest {
     @Test
     fun `head against baseline gives the expected markdown, with tables, marks and chart links`(@TempDir dir: File) {
         val charts = Charts.write(head, File(dir, "charts"), dir)
-        val markdown = Report.markdown(head, "head.json", base, "base.json", charts)
+        val markdown = Report.markdown(head, "head.json", base, "base.json", Report.Links(charts))
         assertEquals(fixture("expected.md").readText(), markdown)
     }
 
