@@ -58,6 +58,18 @@ object Jar {
         )
     }
 
+    /**
+     * `scripts/<name>` with [args], without the steady-state warmup (these runs check behaviour, not figures; a
+     * suite's own warmup limit on the command line is bounded all the same), its output kept like [run]'s.
+     */
+    fun script(name: String, vararg args: String): ProcessResult = runProcess(
+        listOf("bash", "scripts/$name") + args,
+        env = mapOf("JAVA_TOOL_OPTIONS" to "-Dserverbench.warmup=off"),
+        outputTo = outputFiles(name, *args),
+        timeout = 5.minutes,
+        name = "scripts/$name",
+    )
+
     /** Starts the jar without waiting, its output to [Started.out] and [Started.err]; the caller stops it. */
     fun start(vararg args: String, java: String = currentJava(), jvmArgs: List<String> = emptyList()): Started {
         check(path.isFile) { "$path not built: run mvn package first" }

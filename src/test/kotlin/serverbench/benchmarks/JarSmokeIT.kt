@@ -3,7 +3,6 @@ package serverbench.benchmarks
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import serverbench.Full
-import serverbench.testing.runProcess
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -11,7 +10,6 @@ import java.nio.file.Files
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
 import kotlin.test.assertTrue
-import kotlin.time.Duration.Companion.minutes
 
 /**
  * The shaded jar, run the way the README tells users to: it lists the benchmarks, runs both stacks with the
@@ -353,18 +351,8 @@ class JarSmokeIT {
 
     @Test
     fun `scripts-bench runs a suite end to end, names its suites, and refuses an unknown one in one line`() {
-        fun bench(vararg args: String): Triple<Int, String, String> {
-            // Output to files, as Jar.run's: kept under target/jar-runs, and no pipe to fill while the other is read.
-            // A suite sets its own warmup limit on the command line; JAVA_TOOL_OPTIONS bounds it here all the same.
-            val run = runProcess(
-                listOf("bash", "scripts/bench") + args,
-                env = mapOf("JAVA_TOOL_OPTIONS" to "-Dserverbench.warmup=off"),
-                outputTo = Jar.outputFiles("bench", *args),
-                timeout = 5.minutes,
-                name = "scripts/bench",
-            )
-            return Triple(run.exitCode, run.stdout, run.stderr)
-        }
+        fun bench(vararg args: String): Triple<Int, String, String> =
+            Jar.script("bench", *args).let { Triple(it.exitCode, it.stdout, it.stderr) }
         val (listed, list, _) = bench("--list")
         assertEquals(0, listed)
         // In the order bash's glob lists the files (by whole file name: "db-pool.suite" before "db.suite").

@@ -3,27 +3,17 @@ package serverbench.compare
 import org.junit.jupiter.api.Test
 import serverbench.Full
 import serverbench.benchmarks.Jar
-import serverbench.testing.runProcess
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
-import kotlin.time.Duration.Companion.minutes
 
 /** `scripts/compare` end to end on the built jar: real forks of both sides, interleaved, then the verdict files. */
 @Full
 class CompareIT {
-    private fun compare(vararg args: String): Triple<Int, String, String> {
-        // These runs check behaviour, not figures: no steady-state warmup, one 1 s iteration a fork.
-        val run = runProcess(
-            listOf("bash", "scripts/compare") + args,
-            env = mapOf("JAVA_TOOL_OPTIONS" to "-Dserverbench.warmup=off"),
-            outputTo = Jar.outputFiles("compare", *args),
-            timeout = 5.minutes,
-            name = "scripts/compare",
-        )
-        return Triple(run.exitCode, run.stdout, run.stderr)
-    }
+    // These runs check behaviour, not figures: no steady-state warmup, one 1 s iteration a fork.
+    private fun compare(vararg args: String): Triple<Int, String, String> =
+        Jar.script("compare", *args).let { Triple(it.exitCode, it.stdout, it.stderr) }
 
     private fun results() = File("jmh-results").listFiles()?.filter {
         it.name.startsWith("compare-")
