@@ -3,6 +3,7 @@ package serverbench.launcher
 import org.openjdk.jmh.results.RunResult
 import org.openjdk.jmh.results.format.ResultFormatFactory
 import org.openjdk.jmh.results.format.ResultFormatType
+import serverbench.metrics.RunFiles
 import serverbench.profile.ProfileLayout
 import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ArrayNode
@@ -43,46 +44,54 @@ object ResultFiles {
         var n = 1
         while (kept.exists()) kept = File(target.parentFile, "$base.$stamp-${n++}$ext")
         Files.move(target.toPath(), kept.toPath(), StandardCopyOption.ATOMIC_MOVE)
+        // Its runs' own files go with it, or this session's runs would list theirs beside them.
+        val files = RunFiles.root(target)
+        if (files.isDirectory) Files.move(files.toPath(), RunFiles.root(kept).toPath())
         return File(file).parentFile?.let { File(it, kept.name).path } ?: kept.name
     }
 
+    /** The files each run made: its flamegraphs ([ProfileLayout.FIELD]) and its own files ([RunFiles.FIELD]). */
+    class Listed(
+        val profiles: (RunResult) -> List<File> = { emptyList() },
+        val files: (RunResult) -> List<File> = { emptyList() },
+    )
+
     /**
      * Writes [results] to [file] in [format] through a temporary file, so a reader never sees a half-written file. In
-     * JSON, an entry whose run made [profiles] lists them (field [ProfileLayout.FIELD], paths relative to the file's
-     * directory), so a report links the graphs of that run and of no other.
+     * JSON, an entry whose run made files lists them ([Listed]; paths relative to the file's directory), so a report
+     * reads the graphs and logs of that run and of no other.
      */
-    fun write(
-        results: Collection<RunResult>,
-        file: String,
-        format: ResultFormatType,
-        profiles: (RunResult) -> List<File> = { emptyList() },
-    ) {
+    fun write(results: Collection<RunResult>, file: String, format: ResultFormatType, listed: Listed = Listed()) {
         val target = File(file).absoluteFile
         target.parentFile?.mkdirs()
         val temp = File(target.parentFile, ".${target.name}.tmp")
-        val listed = results.map { r ->
-            profiles(r).map { it.absoluteFile.relativeTo(target.parentFile).invariantSeparatorsPath }
+        fun relative(files: List<File>) = files.map {
+            it.absoluteFile.relativeTo(target.parentFile).invariantSeparatorsPath
         }
-        if (format != ResultFormatType.JSON || listed.all { it.isEmpty() }) {
+        val fields = mapOf(
+            ProfileLayout.FIELD to results.map { relative(listed.profiles(it)) },
+            RunFiles.FIELD to results.map { relative(listed.files(it)) },
+        )
+        if (format != ResultFormatType.JSON || fields.values.all { lists -> lists.all { it.isEmpty() } }) {
             PrintStream(temp, Charsets.UTF_8).use { ResultFormatFactory.getInstance(format, it).writeOut(results) }
         } else {
             val json = ByteArrayOutputStream()
             PrintStream(json, true, Charsets.UTF_8).use { out ->
                 ResultFormatFactory.getInstance(format, out).writeOut(results)
             }
-            temp.writeText(withProfiles(json.toString(Charsets.UTF_8), listed), Charsets.UTF_8)
+            temp.writeText(withFields(json.toString(Charsets.UTF_8), fields), Charsets.UTF_8)
         }
         Files.move(temp.toPath(), target.toPath(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE)
     }
 
-    /** JMH's JSON with [ProfileLayout.FIELD] added to the entries (in the same order) that have profiles. */
-    fun withProfiles(json: String, profiles: List<List<String>>): String {
+    /** JMH's JSON with each field of [fields] added to the entries (in the same order) whose list is not empty. */
+    fun withFields(json: String, fields: Map<String, List<List<String>>>): String {
         val mapper = JsonMapper.builder().build()
         val root = mapper.readTree(json) as ArrayNode
-        require(root.size() == profiles.size) { "${root.size()} results, ${profiles.size} profile lists" }
-        profiles.forEachIndexed { i, paths ->
-            if (paths.isNotEmpty()) {
-                (root[i] as ObjectNode).putArray(ProfileLayout.FIELD).apply { paths.forEach { add(it) } }
+        for ((field, lists) in fields) {
+            require(root.size() == lists.size) { "${root.size()} results, ${lists.size} lists of $field" }
+            lists.forEachIndexed { i, paths ->
+                if (paths.isNotEmpty()) (root[i] as ObjectNode).putArray(field).apply { paths.forEach { add(it) } }
             }
         }
         return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n"

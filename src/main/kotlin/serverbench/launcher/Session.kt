@@ -11,7 +11,9 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.VerboseMode
 import serverbench.client.LoadFailure
+import serverbench.metrics.RunFiles
 import serverbench.params.ParamNames
+import serverbench.params.RunName
 import serverbench.profile.ProfileLayout
 import java.io.File
 import java.util.concurrent.TimeUnit
@@ -29,6 +31,11 @@ class Session(
     /** Where `-prof flame` writes this session's graphs, or null when not profiling. */
     private val profileDir: File?,
 ) {
+    /** Where forks write their own files beside a JSON result file ([RunFiles]); null without one. */
+    private val runFiles: File? = resultFile?.takeIf { resultFormat == ResultFormatType.JSON }?.let {
+        RunFiles.root(File(it))
+    }
+
     /** Runs them all (or up to the first failure with -foe); the launcher's exit status. */
     fun run(console: Console): Int {
         val out = SessionOutput(OutputFormatFactory.createFormatInstance(console.jmh, verbosity))
@@ -60,6 +67,7 @@ class Session(
     /** What this session's runs have given so far. */
     private class Tally {
         val profiles = HashMap<RunResult, List<File>>()
+        val files = HashMap<RunResult, List<File>>()
         val results = ArrayList<RunResult>()
         val failed = ArrayList<String>()
     }
@@ -90,7 +98,7 @@ class Session(
     /** Runs [run] with JMH, counts its complete results or its failure, and saves the results so far. */
     private fun runOne(run: Plan.Run, archive: List<String>, out: SessionOutput, tally: Tally, console: Console): Next {
         try {
-            val complete = Runner(SingleRun(options, run, archive), out).run().filter {
+            val complete = Runner(SingleRun(options, run, archive, runFiles), out).run().filter {
                 Completeness.isComplete(it)
             }
             record(run, complete, out, tally, console)
@@ -111,7 +119,8 @@ class Session(
             return Next.STOP
         } finally {
             if (resultFile != null && tally.results.isNotEmpty()) {
-                ResultFiles.write(tally.results, resultFile, resultFormat) { tally.profiles[it].orEmpty() }
+                val listed = ResultFiles.Listed({ tally.profiles[it].orEmpty() }, { tally.files[it].orEmpty() })
+                ResultFiles.write(tally.results, resultFile, resultFormat, listed)
             }
         }
     }
@@ -122,6 +131,11 @@ class Session(
             complete.forEach { r ->
                 val params = r.params.paramsKeys.associateWith { r.params.getParam(it) }
                 tally.profiles[r] = ProfileLayout.made(profileDir, r.params.benchmark, params)
+            }
+        }
+        if (runFiles != null) {
+            complete.forEach { r ->
+                tally.files[r] = RunFiles.made(runFiles, r.params.benchmark, RunName.values(r.params))
             }
         }
         if (complete.isEmpty()) {

@@ -2,6 +2,7 @@ package serverbench.profile
 
 import serverbench.params.LaterParams
 import serverbench.params.ParamNames
+import serverbench.params.RunName
 import java.io.File
 import java.io.IOException
 import java.time.Instant
@@ -20,10 +21,8 @@ object ProfileLayout {
 
     private val STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneId.systemDefault())
 
-    /** `concurrency=16,limit=1000,server=netty`; characters a path cannot hold (the `/` of `n/a`) become `_`. */
-    fun dirName(params: Map<String, String>): String = params.toSortedMap().entries
-        .filterNot { LaterParams.isDefault(it.key, it.value) }
-        .joinToString(",") { "${it.key}=${it.value}" }.replace(Regex("[^A-Za-z0-9._=,+-]"), "_")
+    /** `concurrency=16,limit=1000,server=netty` ([RunName.dirName]). */
+    fun dirName(params: Map<String, String>): String = RunName.dirName(params)
 
     /**
      * `CpuBenchmark.direct · server=netty · concurrency=64, limit=10000 · cpu [· suffix]`: the heading of a graph, so
@@ -63,8 +62,7 @@ object ProfileLayout {
     }
 
     /** The directory of one benchmark method's profiles with these parameters. */
-    fun dir(root: File, benchmark: String, params: Map<String, String>) =
-        File(File(root, benchmark.removePrefix("serverbench.benchmarks.")), dirName(params))
+    fun dir(root: File, benchmark: String, params: Map<String, String>) = File(root, RunName.path(benchmark, params))
 
     /**
      * Creates a new session directory under [root], named by the launcher's start time (`-2`, `-3` … when two sessions

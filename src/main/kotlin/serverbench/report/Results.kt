@@ -2,6 +2,7 @@ package serverbench.report
 
 import serverbench.metrics.Guards
 import serverbench.metrics.MetricCatalogue
+import serverbench.metrics.RunFiles
 import serverbench.metrics.Steadiness
 import serverbench.params.LaterParams
 import serverbench.params.ParamNames
@@ -41,6 +42,8 @@ data class BenchmarkResult(
     val iterations: Int = 0,
     /** Length of one measured iteration, as JMH writes it (`5 s`). */
     val iterationTime: String = "",
+    /** The files this run's forks wrote beside the result file ([RunFiles.FIELD]): latency logs, capacity steps. */
+    val files: List<File> = emptyList(),
 ) {
     /** `CpuBenchmark.direct` -> family `Cpu`, variant `direct`. */
     val family: String get() = benchmark.substringBeforeLast('.').substringAfterLast('.').removeSuffix("Benchmark")
@@ -130,12 +133,14 @@ object Results {
             val secondary = LinkedHashMap<String, Metric>()
             r["secondaryMetrics"]?.properties()?.forEach { (k, v) -> secondary[k] = metric(v) }
             val dir = file.absoluteFile.parentFile
-            val listed = r[ProfileLayout.FIELD]?.takeIf { it.isArray }
-            val profiles = (0 until (listed?.size() ?: 0)).map { File(dir, listed!![it].asString()).normalize() }
+            fun listed(field: String): List<File> {
+                val listed = r[field]?.takeIf { it.isArray } ?: return emptyList()
+                return (0 until listed.size()).map { File(dir, listed[it].asString()).normalize() }
+            }
             BenchmarkResult(
-                r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, profiles,
+                r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, listed(ProfileLayout.FIELD),
                 r["jdkVersion"]?.asString() ?: "", r["forks"]?.asInt() ?: 0, r["measurementIterations"]?.asInt() ?: 0,
-                r["measurementTime"]?.asString() ?: "",
+                r["measurementTime"]?.asString() ?: "", listed(RunFiles.FIELD),
             )
         }
     }

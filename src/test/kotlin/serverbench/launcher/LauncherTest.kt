@@ -2,6 +2,7 @@ package serverbench.launcher
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.metrics.RunFiles
 import serverbench.profile.FlameProfiler
 import serverbench.profile.ProfileLayout
 import tools.jackson.databind.json.JsonMapper
@@ -77,14 +78,20 @@ class LauncherTest {
     }
 
     @Test
-    fun `the result file lists each run's profiles in its own entry, and only where it made some`() {
+    fun `the result file lists each run's profiles and files in its own entry, and only where it made some`() {
         val jmh = """[{"benchmark": "a", "primaryMetric": {"score": "NaN"}},
             {"benchmark": "b", "primaryMetric": {"score": 2.5}}]"""
-        val written = ResultFiles.withProfiles(jmh, listOf(listOf("../p/a.html", "../p/a.collapsed"), emptyList()))
+        val fields = mapOf(
+            ProfileLayout.FIELD to listOf(listOf("../p/a.html", "../p/a.collapsed"), emptyList()),
+            RunFiles.FIELD to listOf(emptyList(), listOf("r/b/latency-pid1.hlog")),
+        )
+        val written = ResultFiles.withFields(jmh, fields)
         val tree = JsonMapper.builder().build().readTree(written)
         val listed = tree[0][ProfileLayout.FIELD]
         assertEquals(listOf("../p/a.html", "../p/a.collapsed"), (0 until listed.size()).map { listed[it].asString() })
         assertFalse(tree[1].has(ProfileLayout.FIELD))
+        assertFalse(tree[0].has(RunFiles.FIELD))
+        assertEquals("r/b/latency-pid1.hlog", tree[1][RunFiles.FIELD][0].asString())
         assertEquals("NaN", tree[0]["primaryMetric"]["score"].asString())
         assertEquals(2.5, tree[1]["primaryMetric"]["score"].asDouble())
     }
