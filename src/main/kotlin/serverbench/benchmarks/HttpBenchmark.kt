@@ -24,12 +24,14 @@ import serverbench.fixture.CpuPlacement
 import serverbench.fixture.ForkGuard
 import serverbench.fixture.RemoteTarget
 import serverbench.fixture.ServerKind
+import serverbench.metrics.CapacitySearch
 import serverbench.metrics.ClientReports
 import serverbench.metrics.Figure
 import serverbench.metrics.IterationReport
 import serverbench.params.ClientThreadsParam
 import serverbench.params.CpuParams
 import serverbench.params.Knobs
+import serverbench.params.Objective
 import serverbench.params.RunName
 import java.time.Duration
 import java.util.concurrent.TimeUnit
@@ -86,6 +88,14 @@ abstract class HttpBenchmark : ProtocolParams() {
     var rate: Int = 0
 
     /**
+     * `none`, or a latency objective (`p99:100ms`) that makes the run a capacity search: the highest open-loop rate
+     * whose latency percentile stays within it with no errors ([CapacityRun]; docs/capacity.md). The measured
+     * iterations then run at the rate found.
+     */
+    @Param(Objective.NONE)
+    var objective: String = Objective.NONE
+
+    /**
      * The server side's CPU budget: `unlimited`, or CPUs of CFS quota (`0.5`, `1`, ...) as `docker --cpus` applies;
      * the load client stays outside it ([CpuBudget]; docs/cpu-budget.md).
      */
@@ -110,6 +120,9 @@ abstract class HttpBenchmark : ProtocolParams() {
     private var client: LoadGroup? = null
     private val measured = MeasuredIterations()
     private var warmupSeconds = -1.0
+
+    /** The capacity search's outcome (`-p objective`), published on the last measured iteration; null: none. */
+    private var capacity: CapacitySearch.Outcome? = null
 
     /** The warmup's light load ([SteadyWarmup.Light]): requests no window counted; null if it had none. */
     private var light: SteadyWarmup.Light? = null
@@ -160,6 +173,10 @@ abstract class HttpBenchmark : ProtocolParams() {
             val kind = ServerKind.of(server)
             require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
             require(rate >= 0) { "rate must be >= 0 requests/s (0 = closed loop), was $rate" }
+            val objective = Objective.parse(objective)
+            require(objective == null || rate == 0) {
+                "a capacity search (-p objective) sets the rate: leave -p rate at 0"
+            }
             val values = RunName.values(params)
             val h2Streams = H2Params.streams(values)
             FileDescriptors.require(concurrency / maxOf(1, h2Streams), descriptorsPerConnection)
@@ -205,7 +222,13 @@ abstract class HttpBenchmark : ProtocolParams() {
                     "$load -> $request",
             )
             client.split.reduction?.let { println("serverbench: $it") }
-            warmUp(client, sut, request, settings)
+            val closedLoopRate = warmUp(client, sut, request, settings)
+            if (objective != null) {
+                val open = { r: Double ->
+                    LoadGroup(sut.address, concurrency, request, settings, r, threads, sut.remote).also { it.start() }
+                }
+                searchCapacity(objective, client, closedLoopRate, open, params)
+            }
         } catch (t: Throwable) {
             // JMH runs no @TearDown once a @Setup has thrown: stop what was started, or the fork waits on it.
             stopClientAndServer()
@@ -213,16 +236,44 @@ abstract class HttpBenchmark : ProtocolParams() {
         }
     }
 
-    /** The steady warmup (when -Dserverbench.warmup asks one), with its light load; [warmupSeconds] says how long. */
-    private fun warmUp(client: LoadGroup, sut: ServerUnderTest, request: Request, settings: ClientSettings) {
+    /**
+     * The steady warmup (when -Dserverbench.warmup asks one), with its light load; [warmupSeconds] says how long.
+     * Returns its last window's req/s, or null without one.
+     */
+    private fun warmUp(client: LoadGroup, sut: ServerUnderTest, request: Request, settings: ClientSettings): Double? {
         warmupSeconds = -1.0
         this.light = null
-        val w = warmup ?: return
+        val w = warmup ?: return null
         val light = SteadyWarmup.Light.of(concurrency, sut.address, request, settings, sut.remote)
         this.light = light
         val outcome = w.run(client, light, { iterationStarted(client) }, { iterationEnded(client, false) })
         warmupSeconds = outcome.seconds
         println("serverbench: ${outcome.describe()}")
+        return outcome.figures.lastOrNull()
+    }
+
+    /**
+     * `-p objective`: the trial's closed-loop group makes way for the search's steps, each on a group of its own
+     * ([open]); JMH's iterations then run on one more, at the rate found (or the lowest tried, when none met it).
+     */
+    private fun searchCapacity(
+        objective: Objective,
+        closedLoop: LoadGroup,
+        closedLoopRate: Double?,
+        open: (Double) -> LoadGroup,
+        params: BenchmarkParams,
+    ) {
+        val start = (closedLoopRate ?: CapacityRun.closedLoopRate(closedLoop)) / 4
+        closedLoop.drain()
+        closedLoop.close()
+        client = null
+        val run = CapacityRun(objective, sut!!, open, { iterationStarted(it) }, { iterationEnded(it, false) })
+        val outcome = run.search(start, params.benchmark, RunName.values(params))
+        capacity = outcome
+        val measureAt = outcome.low ?: outcome.steps.minOf { it.rate }
+        val which = if (outcome.low != null) "the highest that met the objective" else "the lowest tried"
+        println("serverbench: the measured iterations run at ${CapacitySearch.rateText(measureAt)} req/s, $which")
+        client = open(measureAt)
     }
 
     @Setup(Level.Iteration)
@@ -252,7 +303,8 @@ abstract class HttpBenchmark : ProtocolParams() {
             lastMeasurement = last,
             steadiness = measured.steadiness(last),
             budget = budget,
-            extra = iterationFigures() + ForkStart.figures(),
+            extra = iterationFigures() + ForkStart.figures() +
+                capacity?.takeIf { last }?.let { CapacityRun.figures(it) }.orEmpty(),
         )
         measured.record(iteration, iterationReport)
         ClientReports.publish(iterationReport)

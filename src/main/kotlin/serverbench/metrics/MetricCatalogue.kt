@@ -75,6 +75,15 @@ object MetricCatalogue {
         MetricSpec("client.tlsFullPerSec", "1/s", POOLED, column = Column("full TLS handshakes/s", ABOVE_ZERO))
     val TLS_RESUMED = MetricSpec("client.tlsResumedPerSec", "1/s", POOLED, column = Column("resumed/s", ABOVE_ZERO))
 
+    /**
+     * A capacity search (`-p objective`, docs/capacity.md), run-level: the highest rate that met the objective, the
+     * lowest that missed it, the outcome's kind ([CapacitySearch.Kind.code]) and the steps it took.
+     */
+    val CAPACITY = MetricSpec("capacity", "req/s", MAX, HIGHER, column = Column("capacity req/s", MEASURED))
+    val CAPACITY_HIGH = MetricSpec("capacity.missedAt", "req/s", MAX)
+    val CAPACITY_KIND = MetricSpec("capacity.kind", "code", MAX, whole = true)
+    val CAPACITY_STEPS = MetricSpec("capacity.steps", "steps", MAX, whole = true)
+
     // Not columns: in the result files, the console, the warnings and the findings.
     val OPEN_LOOP_LATE = MetricSpec("openLoop.late", "count", SUM)
     val OPEN_LOOP_DROPPED = MetricSpec("openLoop.dropped", "count", SUM)
@@ -115,13 +124,13 @@ object MetricCatalogue {
 
     /** Every metric; where two entries share a name (how it is measured differs) the first says what readers need. */
     val all: List<MetricSpec> = listOf(
-        THROUGHPUT, P50, P99, P999, ERRORS, CLIENT_CPU, SERVER_CPU_PER_REQ, ALLOC_PER_REQ, THREADS_PEAK,
+        THROUGHPUT, CAPACITY, P50, P99, P999, ERRORS, CLIENT_CPU, SERVER_CPU_PER_REQ, ALLOC_PER_REQ, THREADS_PEAK,
         UNCORRECTED_P99, SERVER_CPU, THROTTLED, THROTTLED_MS, POOL_WAIT_MEAN, POOL_WAIT_MAX, HANDOVER_MEAN,
         BYTES_IN_PER_REQ, BYTES_IN_PER_REQ_H2, BYTES_OUT_PER_REQ, CONNECTS, TLS_FULL, TLS_RESUMED,
         OPEN_LOOP_LATE, OPEN_LOOP_DROPPED, OPEN_LOOP_CONNECTIONS, LITTLES_LAW, NOT_STEADY, WARMUP_SECONDS,
         FORK_START_MS, UNANSWERED, OPS_WITHOUT_SUCCESS, RECONNECTS, CLIENT_CPU_PER_REQ, CLIENT_PROCESS_CPU,
         CLIENT_PROCESS_CPU_PER_REQ, CLIENT_THREADS, CLIENT_THREAD_SPREAD, SERVER_REMOTE, SERVER_CPU_OF_BUDGET,
-        ALLOC_LOWER_BOUND, IN_FLIGHT_MAX, FDS_OPEN, HEAP_AFTER_GC,
+        ALLOC_LOWER_BOUND, IN_FLIGHT_MAX, FDS_OPEN, HEAP_AFTER_GC, CAPACITY_HIGH, CAPACITY_KIND, CAPACITY_STEPS,
     ) + ERRORS_BY_KIND.values + WARNINGS.values +
         LATENCY.filter { l -> listOf(P50, P99, P999, UNCORRECTED_P99).none { it.name == l.name } }
 

@@ -8,6 +8,7 @@ object ParamNames {
     const val SERVER = "server"
     const val CONCURRENCY = "concurrency"
     const val RATE = "rate"
+    const val OBJECTIVE = "objective"
     const val LIMIT = "limit"
     const val BATCH_SIZE = "batchSize"
     const val DELAY_MS = "delayMs"

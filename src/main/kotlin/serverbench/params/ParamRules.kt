@@ -31,6 +31,7 @@ object ParamRules {
         N.CONCURRENCY to integer(1, 100_000),
         // 0 = closed loop; a million requests a second is far beyond what one client thread can schedule.
         N.RATE to integer(0, 1_000_000),
+        N.OBJECTIVE to Rule(Objective.ALLOWED) { Objective.accepts(it) },
         // Trial division up to 10^7 already takes seconds of CPU per request.
         N.LIMIT to integer(1, 10_000_000),
         N.BATCH_SIZE to integer(1, Int.MAX_VALUE),

@@ -1,0 +1,105 @@
+package serverbench.metrics
+
+import org.HdrHistogram.Histogram
+import serverbench.params.Objective
+
+/**
+ * One step of a capacity search: a fixed open-loop [rate] for a window, judged against the objective. A step counts
+ * only where the client kept to its schedule (sent within [RATE_TOLERANCE] of the rate, and not saturated): one it
+ * could not keep says how fast the load generator goes, not the server ([Verdict.CLIENT]).
+ */
+class CapacityStep(
+    /** The rate asked for, req/s. */
+    val rate: Double,
+    /** Requests the schedule sent (or dropped) per second of the window. */
+    val sentRate: Double,
+    /** Successful responses per second of the window (those answered in the drain after it included). */
+    val servedRate: Double,
+    val p50Millis: Double,
+    val p99Millis: Double,
+    /** The objective's percentile, requests still unanswered after the drain counted at their wait. */
+    val objectiveMillis: Double,
+    val errors: Long,
+    val unanswered: Int,
+    val verdict: Verdict,
+    /** Why the step missed, or why it does not count; empty when it met the objective. */
+    val why: String,
+) {
+    enum class Verdict { MET, MISSED, CLIENT }
+
+    /** Figures a judgement reads, so that the rule is one function a test can call with any values. */
+    class Figures(
+        val rate: Double,
+        val windowSeconds: Double,
+        /** Latency of every answered request, µs, from its scheduled send (corrected for coordinated omission). */
+        val latencyMicros: Histogram,
+        val successes: Long,
+        val errors: Long,
+        /** Requests still unanswered when the drain after the window gave up, after [unansweredWaitMicros]. */
+        val unanswered: Int,
+        val unansweredWaitMicros: Long,
+        val scheduled: Long,
+        val late: Long,
+        /** All connections were busy when a request was due: the server held them, not the client. */
+        val capReached: Boolean,
+        /** The clientSaturated guard's line ([Guards]), or null. */
+        val clientSaturated: String?,
+    )
+
+    companion object {
+        /** A step is valid only if the client sent within 2 % of the rate (issue 38; wrk2's own check is 5 %). */
+        const val RATE_TOLERANCE = 0.02
+
+        fun judge(objective: Objective, f: Figures): CapacityStep {
+            val latency = f.latencyMicros.copy()
+            if (f.unanswered > 0) {
+                // Unanswered requests waited at least this long: counted, or an overload would look faster.
+                latency.recordValueWithCount(f.unansweredWaitMicros.coerceAtLeast(1), f.unanswered.toLong())
+            }
+            val sentRate = f.scheduled / f.windowSeconds
+            val servedRate = f.successes / f.windowSeconds
+            val p50 = f.latencyMicros.getValueAtPercentile(50.0) / 1000.0
+            val p99 = f.latencyMicros.getValueAtPercentile(99.0) / 1000.0
+            val atObjective = if (latency.totalCount == 0L) {
+                Double.POSITIVE_INFINITY
+            } else {
+                latency.getValueAtPercentile(objective.percentile) / 1000.0
+            }
+            val (verdict, why) = verdict(objective, f, sentRate, servedRate, atObjective)
+            return CapacityStep(
+                f.rate, sentRate, servedRate, p50, p99, atObjective, f.errors, f.unanswered, verdict, why,
+            )
+        }
+
+        private fun verdict(
+            objective: Objective,
+            f: Figures,
+            sentRate: Double,
+            servedRate: Double,
+            atObjective: Double,
+        ): Pair<Verdict, String> {
+            // Late sends are in the latency already (it runs from the scheduled send); only a schedule not kept
+            // makes the step another rate than asked.
+            val clientBehind = !f.capReached && sentRate < (1 - RATE_TOLERANCE) * f.rate
+            val served = (1 - RATE_TOLERANCE) * f.rate
+            val pName = objective.text.substringBefore(':')
+            val behind = "the client sent %.0f of %.0f req/s on schedule (%d late): the load generator could not " +
+                "keep up"
+            return when {
+                f.clientSaturated != null -> Verdict.CLIENT to f.clientSaturated
+
+                clientBehind -> Verdict.CLIENT to behind.format(sentRate, f.rate, f.late)
+
+                f.errors > 0 -> Verdict.MISSED to "${f.errors} failed requests"
+
+                atObjective > objective.limitMillis ->
+                    Verdict.MISSED to "%s %.1f ms > %s".format(pName, atObjective, objective.describe()) +
+                        (if (f.unanswered > 0) " (${f.unanswered} unanswered counted)" else "")
+
+                servedRate < served -> Verdict.MISSED to "served %.0f of %.0f req/s".format(servedRate, f.rate)
+
+                else -> Verdict.MET to ""
+            }
+        }
+    }
+}
