@@ -3,11 +3,13 @@ package serverbench.benchmarks
 import serverbench.client.LoadFailure
 import serverbench.client.LoadGroup
 import serverbench.client.Properties
+import serverbench.metrics.BudgetReport
 import serverbench.metrics.CapacitySearch
 import serverbench.metrics.CapacityStep
 import serverbench.metrics.Figure
 import serverbench.metrics.Guards
 import serverbench.metrics.IterationReport
+import serverbench.metrics.ResourceReport
 import serverbench.metrics.RunFiles
 import serverbench.params.Objective
 import tools.jackson.databind.json.JsonMapper
@@ -24,19 +26,28 @@ import serverbench.metrics.MetricCatalogue as M
  */
 internal class CapacityRun(
     private val objective: Objective,
-    private val sut: ServerUnderTest,
+    /** The server's figures around each step (its CPU, the machine's: the clientSaturated guard reads them). */
+    private val meter: StepMeter,
     private val open: (Double) -> LoadGroup,
-    private val started: (LoadGroup) -> Unit,
-    private val ended: (LoadGroup) -> Unit,
+    private val stepLength: Duration = Duration.ofSeconds(stepSeconds()),
 ) {
-    private val stepLength = Duration.ofSeconds(stepSeconds())
+    /** What runs around each step's window, as around a measured iteration; a family's own checks included. */
+    interface StepMeter {
+        fun begin(group: LoadGroup)
+
+        fun end(group: LoadGroup): Pair<ResourceReport?, BudgetReport?>
+    }
 
     /** Late answers count up to this long after the window (longer than the objective, so a miss shows as one). */
     private val drainWait = Duration.ofMillis(maxOf(1_000L, 2 * objective.limitMillis.toLong()))
 
     /** Searches from [start] req/s (the warmup's closed-loop rate ÷ 4 unless set); prints each step. */
-    fun search(start: Double, benchmark: String, params: Map<String, String>): CapacitySearch.Outcome {
-        val limits = limits(start)
+    fun search(
+        start: Double,
+        benchmark: String,
+        params: Map<String, String>,
+        limits: CapacitySearch.Limits = limitsFromProperties(start),
+    ): CapacitySearch.Outcome {
         println(
             "serverbench: capacity search for ${objective.describe()}: a ladder from %s req/s (×%.0f), then bisection to %d %%; at most %d steps of %d s (plus drains)"
                 .format(
@@ -52,13 +63,6 @@ internal class CapacityRun(
         write(outcome, benchmark, params)
         return outcome
     }
-
-    private fun limits(start: Double) = CapacitySearch.Limits(
-        start = Properties.long(START_PROPERTY, min = 1, unit = "req/s")?.toDouble() ?: start,
-        max = Properties.long(MAX_RATE_PROPERTY, min = 1, unit = "req/s")?.toDouble() ?: 1_000_000.0,
-        precision = (Properties.long(PRECISION_PROPERTY, min = 1, unit = "%") ?: 3) / 100.0,
-        maxSteps = (Properties.long(MAX_STEPS_PROPERTY, min = 3) ?: DEFAULT_MAX_STEPS).toInt(),
-    )
 
     /** One fixed-rate window on a new group, its late answers waited for, then judged. */
     private fun step(rate: Double): CapacityStep {
@@ -79,10 +83,8 @@ internal class CapacityRun(
     }
 
     private fun measured(group: LoadGroup, rate: Double): CapacityStep {
-        sut.beginIteration()
-        sut.resources.begin()
         group.beginIteration(stepLength)
-        started(group)
+        meter.begin(group)
         val start = System.nanoTime()
         val nanos = stepLength.toNanos()
         do group.next() while (System.nanoTime() - start < nanos)
@@ -90,9 +92,7 @@ internal class CapacityRun(
         val unanswered = group.drain(drainWait)
         val waitMicros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - waited)
         val report = group.endIteration()
-        val resources = sut.resources.end()
-        val budget = sut.endIteration()
-        ended(group)
+        val (resources, budget) = meter.end(group)
         val saturated = IterationReport(report, resources, budget = budget).guards[Guards.CLIENT_SATURATED]
         val figures = CapacityStep.Figures(
             rate, stepLength.toNanos() / 1e9, report.latencyMicros, report.successes, report.failures.total,
@@ -151,6 +151,19 @@ internal class CapacityRun(
         }
 
         private val PROBE: Duration = Duration.ofSeconds(2)
+
+        /**
+         * The search's limits from `-Dserverbench.capacity.*` (the ladder's [start] unless set); throws
+         * [IllegalArgumentException] naming a bad property: the launcher asks before any fork starts.
+         */
+        fun limitsFromProperties(start: Double = 1.0) = CapacitySearch.Limits(
+            start = Properties.long(START_PROPERTY, min = 1, unit = "req/s")?.toDouble() ?: start,
+            max = Properties.long(MAX_RATE_PROPERTY, min = 1, unit = "req/s")?.toDouble() ?: 1_000_000.0,
+            precision = (Properties.long(PRECISION_PROPERTY, min = 1, unit = "%") ?: DEFAULT_PRECISION) / 100.0,
+            maxSteps = maxSteps().toInt(),
+        ).also { stepSeconds() }
+
+        private const val DEFAULT_PRECISION = 3L
 
         fun stepSeconds(): Long = Properties.long(STEP_PROPERTY, min = 1, unit = "seconds") ?: DEFAULT_STEP_SECONDS
 

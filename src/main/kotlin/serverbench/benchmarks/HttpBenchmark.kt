@@ -24,10 +24,12 @@ import serverbench.fixture.CpuPlacement
 import serverbench.fixture.ForkGuard
 import serverbench.fixture.RemoteTarget
 import serverbench.fixture.ServerKind
+import serverbench.metrics.BudgetReport
 import serverbench.metrics.CapacitySearch
 import serverbench.metrics.ClientReports
 import serverbench.metrics.Figure
 import serverbench.metrics.IterationReport
+import serverbench.metrics.ResourceReport
 import serverbench.params.ClientThreadsParam
 import serverbench.params.CpuParams
 import serverbench.params.Knobs
@@ -267,7 +269,22 @@ abstract class HttpBenchmark : ProtocolParams() {
         closedLoop.drain()
         closedLoop.close()
         client = null
-        val run = CapacityRun(objective, sut!!, open, { iterationStarted(it) }, { iterationEnded(it, false) })
+        val sut = sut!!
+        val meter = object : CapacityRun.StepMeter {
+            override fun begin(group: LoadGroup) {
+                sut.beginIteration()
+                iterationStarted(group)
+                sut.resources.begin()
+            }
+
+            override fun end(group: LoadGroup): Pair<ResourceReport?, BudgetReport?> {
+                val resources = sut.resources.end()
+                val budget = sut.endIteration()
+                iterationEnded(group, false)
+                return resources to budget
+            }
+        }
+        val run = CapacityRun(objective, meter, open)
         val outcome = run.search(start, params.benchmark, RunName.values(params))
         capacity = outcome
         val measureAt = outcome.low ?: outcome.steps.minOf { it.rate }

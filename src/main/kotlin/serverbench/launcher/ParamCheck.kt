@@ -1,5 +1,6 @@
 package serverbench.launcher
 
+import serverbench.benchmarks.CapacityRun
 import serverbench.benchmarks.HttpBenchmark
 import serverbench.benchmarks.SteadyWarmup
 import serverbench.client.ClientSettings
@@ -8,6 +9,7 @@ import serverbench.fixture.Cgroups
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
 import serverbench.params.CpuParams
+import serverbench.params.Objective
 import serverbench.params.ParamNames
 import serverbench.params.ParamRules
 import serverbench.params.ProtocolRules
@@ -33,6 +35,7 @@ object ParamCheck {
         declared: Set<String>,
         profiled: Boolean = false,
     ): String? = valueProblem(given, declared)
+        ?: capacityProblem(runs)
         ?: timingProblem(given, runs)
         ?: TargetCheck.problem(runs, profiled)
         ?: budgetProblem(runs)
@@ -51,6 +54,22 @@ object ParamCheck {
             values.firstOrNull { !rule.accepts(it) }?.let { return "-p $name=$it: $name must be ${rule.allowed}" }
         }
         return null
+    }
+
+    /** A capacity search (`-p objective`) sets the rate itself; a bad `-Dserverbench.capacity.*` property. */
+    private fun capacityProblem(runs: List<Plan.Run>): String? {
+        val search = runs.filter { (it.params[ParamNames.OBJECTIVE] ?: Objective.NONE) != Objective.NONE }
+        if (search.isEmpty()) return null
+        search.firstOrNull { (it.params[ParamNames.RATE] ?: "0") != "0" }?.let {
+            return "-p ${ParamNames.RATE}=${it.params[ParamNames.RATE]}: a capacity search " +
+                "(-p ${ParamNames.OBJECTIVE}=${it.params[ParamNames.OBJECTIVE]}) sets the rate itself; leave -p rate at 0"
+        }
+        return try {
+            CapacityRun.limitsFromProperties()
+            null
+        } catch (e: IllegalArgumentException) {
+            e.message
+        }
     }
 
     /** A bad warmup or client setting (-D), or a wait every request would time out on. */

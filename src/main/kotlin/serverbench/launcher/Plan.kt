@@ -8,7 +8,10 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory
 import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.TimeValue
 import org.openjdk.jmh.runner.options.VerboseMode
+import serverbench.benchmarks.CapacityRun
 import serverbench.benchmarks.SteadyWarmup
+import serverbench.params.Objective
+import serverbench.params.ParamNames
 import serverbench.params.RunName
 import java.io.OutputStream
 import java.io.PrintStream
@@ -84,14 +87,34 @@ object Plan {
             val iterations = options.measurementIterations.orElse(
                 entry.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS),
             )
-            for (mode in modes) for (c in combos) out += Run(entry.username, mode, c, estimate, iterations)
+            for (mode in modes) {
+                for (c in combos) {
+                    val search = if (searches(c)) forks(options, entry) * searchSeconds() else 0
+                    out += Run(entry.username, mode, c, estimate + search, iterations)
+                }
+            }
         }
         return out
     }
 
-    private fun estimateSeconds(o: Options, e: BenchmarkListEntry, benchmarkClass: String): Long {
-        val forks = o.forkCount.orElse(e.forks.orElse(Defaults.MEASUREMENT_FORKS)).coerceAtLeast(1) +
+    /** A capacity search's run (`-p objective`, [CapacityRun]). */
+    private fun searches(params: Map<String, String>): Boolean =
+        params[ParamNames.OBJECTIVE]?.let { runCatching { Objective.parse(it) }.getOrNull() } != null
+
+    /**
+     * The longest a capacity search takes: every step, each with its drain (the objective's limit twice, or a second;
+     * a backlog of missed steps drains in about as long again).
+     */
+    fun searchSeconds(): Long = CapacityRun.maxSteps() * (CapacityRun.stepSeconds() + SEARCH_DRAIN_SECONDS)
+
+    private const val SEARCH_DRAIN_SECONDS = 3L
+
+    private fun forks(o: Options, e: BenchmarkListEntry): Int =
+        o.forkCount.orElse(e.forks.orElse(Defaults.MEASUREMENT_FORKS)).coerceAtLeast(1) +
             o.warmupForkCount.orElse(e.warmupForks.orElse(Defaults.WARMUP_FORKS))
+
+    private fun estimateSeconds(o: Options, e: BenchmarkListEntry, benchmarkClass: String): Long {
+        val forks = forks(o, e)
         val warmup = o.warmupIterations.orElse(e.warmupIterations.orElse(Defaults.WARMUP_ITERATIONS)) *
             seconds(o.warmupTime.orElse(e.warmupTime.orElse(Defaults.WARMUP_TIME)))
         val measurement =

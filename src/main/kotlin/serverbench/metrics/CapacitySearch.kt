@@ -7,7 +7,8 @@ import kotlin.math.roundToLong
  * The highest open-loop rate at which the server meets an [Objective] (docs/capacity.md): a rising ladder from
  * [Limits.start] (× [Limits.factor]) until a step misses it, down the ladder instead if the first one missed; then
  * bisection between the highest rate that met it and the lowest that missed, until they are within
- * [Limits.precision] of each other; then the rate found once more, to confirm it. Each step is one call of [step]
+ * [Limits.precision] of each other; then the rate found once more, to confirm it (a miss there steps down to the
+ * next rate that met it, see [confirm]). Each step is one call of [step]
  * ([CapacityStep]); the search never returns a number without its [Kind].
  *
  * Why this shape: above its capacity a server's open-loop latency grows without bound (the queue grows every second),
@@ -172,28 +173,54 @@ class CapacitySearch(
         }
     }
 
-    /** The rate found, once more: met again, it is the capacity; missed, the steps cannot be ordered. */
+    /**
+     * The rate found, once more: met again, it is the capacity. Missed, it was luck at the knee (where latency is at
+     * its noisiest): the next lower rate that met the objective is confirmed instead, at most [MAX_RETREATS] times;
+     * after that the steps cannot be ordered.
+     */
     private fun confirm(stopped: String?): Outcome {
-        val rate = low!!
-        val s = measure(rate)
-        return when (s.verdict) {
-            CapacityStep.Verdict.CLIENT -> saturated(s)
+        var retreats = 0
+        while (true) {
+            val rate = low!!
+            val s = measure(rate)
+            when (s.verdict) {
+                CapacityStep.Verdict.CLIENT -> return saturated(s)
 
-            CapacityStep.Verdict.MISSED -> outcome(
-                Kind.INCONCLUSIVE,
-                "${rateText(rate)} req/s met the objective, then missed it when confirmed (${s.why}): the steps are " +
-                    "too noisy to order; longer steps (-D$STEP_PROPERTY) may order them",
-            )
+                CapacityStep.Verdict.MET -> {
+                    val retreated = if (retreats ==
+                        0
+                    ) {
+                        ""
+                    } else {
+                        "; $retreats higher rate(s) met once, missed when repeated"
+                    }
+                    val why = stopped ?: "within %.0f %%, confirmed".format(100 * limits.precision)
+                    return outcome(Kind.BRACKETED, why + retreated)
+                }
 
-            CapacityStep.Verdict.MET -> outcome(
-                Kind.BRACKETED,
-                stopped ?: "within %.0f %%, confirmed".format(100 * limits.precision),
-            )
+                CapacityStep.Verdict.MISSED -> {
+                    high = rate
+                    val below = steps.filter { it.verdict == CapacityStep.Verdict.MET && it.rate < rate }
+                        .maxOfOrNull { it.rate }
+                    if (below == null || retreats >= MAX_RETREATS || steps.size >= limits.maxSteps) {
+                        return outcome(Kind.INCONCLUSIVE, noisy(rate, s))
+                    }
+                    low = below
+                    retreats++
+                }
+            }
         }
     }
 
+    private fun noisy(rate: Double, s: CapacityStep) =
+        "${rateText(rate)} req/s met the objective, then missed it when confirmed (${s.why}): the steps are too " +
+            "noisy to order; longer steps (-D$STEP_PROPERTY) may order them"
+
     companion object {
         const val STEP_PROPERTY = "serverbench.capacity.stepSeconds"
+
+        /** Confirmations that may step down to a lower rate that met the objective once. */
+        const val MAX_RETREATS = 2
 
         /** Whole req/s from 20 up, tenths below: a rate the console and the report print as it was run. */
         fun round(rate: Double): Double = if (rate >=

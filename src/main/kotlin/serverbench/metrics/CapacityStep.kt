@@ -13,7 +13,10 @@ class CapacityStep(
     val rate: Double,
     /** Requests the schedule sent (or dropped) per second of the window. */
     val sentRate: Double,
-    /** Successful responses per second of the window (those answered in the drain after it included). */
+    /**
+     * Successful responses within the window per second of it, less the least latency (the answers to the last
+     * requests sent arrive after the window): at a rate the server sustains, about the rate asked for.
+     */
     val servedRate: Double,
     val p50Millis: Double,
     val p99Millis: Double,
@@ -33,6 +36,7 @@ class CapacityStep(
         val windowSeconds: Double,
         /** Latency of every answered request, µs, from its scheduled send (corrected for coordinated omission). */
         val latencyMicros: Histogram,
+        /** Successful responses within the window (the drain's late answers are in [latencyMicros] only). */
         val successes: Long,
         val errors: Long,
         /** Requests still unanswered when the drain after the window gave up, after [unansweredWaitMicros]. */
@@ -57,8 +61,13 @@ class CapacityStep(
                 latency.recordValueWithCount(f.unansweredWaitMicros.coerceAtLeast(1), f.unanswered.toLong())
             }
             val sentRate = f.scheduled / f.windowSeconds
-            val servedRate = f.successes / f.windowSeconds
             val p50 = f.latencyMicros.getValueAtPercentile(50.0) / 1000.0
+            // Answers within the window: those to the requests sent in its last service time (the least latency, no
+            // queueing in it) arrive after it, so the window they fill is that much shorter. Not the median: a
+            // backlog that grows raises the median, and the rate served would look kept.
+            val leastSeconds = f.latencyMicros.minValue / 1e6
+            val answering = (f.windowSeconds - leastSeconds).coerceAtLeast(f.windowSeconds / 2)
+            val servedRate = f.successes / answering
             val p99 = f.latencyMicros.getValueAtPercentile(99.0) / 1000.0
             val atObjective = if (latency.totalCount == 0L) {
                 Double.POSITIVE_INFINITY
