@@ -143,7 +143,11 @@ internal class OpenLoop(
         dispatchDue(now)
         client.slots.flushWrites()
         val due = intendedAt(scheduled)
-        return if (due - wakeAt < 0) due else wakeAt
+        // Due already and no idle connection: nothing to send until one frees up or connects (I/O wakes the loop) or
+        // the request's drop deadline; waking at its due time would spin the loop for as long as the server lags,
+        // taking the CPU the server lacks (docs/capacity.md).
+        val next = if (due - now <= 0 && idleCount == 0 && scheduleRunning) due + timeoutNanos else due
+        return if (next - wakeAt < 0) next else wakeAt
     }
 
     private fun intendedAt(k: Long): Long = scheduleStart + phaseNanos + (k * intervalNanos).toLong()

@@ -105,7 +105,12 @@ object Plan {
      * The longest a capacity search takes: every step, each with its drain (the objective's limit twice, or a second;
      * a backlog of missed steps drains in about as long again).
      */
-    fun searchSeconds(): Long = CapacityRun.maxSteps() * (CapacityRun.stepSeconds() + SEARCH_DRAIN_SECONDS)
+    fun searchSeconds(): Long {
+        // A bad property is ParamCheck's one line, after planning: the defaults until then.
+        val steps = runCatching { CapacityRun.maxSteps() }.getOrDefault(CapacityRun.DEFAULT_MAX_STEPS)
+        val seconds = runCatching { CapacityRun.stepSeconds() }.getOrDefault(CapacityRun.DEFAULT_STEP_SECONDS)
+        return steps * (seconds + SEARCH_DRAIN_SECONDS)
+    }
 
     private const val SEARCH_DRAIN_SECONDS = 3L
 
