@@ -173,12 +173,7 @@ abstract class HttpBenchmark : ProtocolParams() {
         ForkGuard.installInFork()
         try {
             val kind = ServerKind.of(server)
-            require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
-            require(rate >= 0) { "rate must be >= 0 requests/s (0 = closed loop), was $rate" }
-            val objective = Objective.parse(objective)
-            require(objective == null || rate == 0) {
-                "a capacity search (-p objective) sets the rate: leave -p rate at 0"
-            }
+            val objective = checkLoad()
             val values = RunName.values(params)
             val h2Streams = H2Params.streams(values)
             FileDescriptors.require(concurrency / maxOf(1, h2Streams), descriptorsPerConnection)
@@ -188,20 +183,8 @@ abstract class HttpBenchmark : ProtocolParams() {
             val secure = TlsParams.enabled(tls)
             val provider = TlsParams.provider(kind, secure, sslProvider)
             warmup = SteadyWarmup.fromSystemProperties(javaClass.simpleName.substringBefore('_'))
-            val placement = CpuPlacement.of(cpus, cpuset)
-            val target = RemoteTarget.fromSystemProperties()
             val started = System.nanoTime()
-            val sut = if (target == null) {
-                InProcessServer.start(kind, placement, secure) {
-                    serverProperties() + startDependencies() + TlsParams.properties(provider) +
-                        H2Params.properties(h2Streams > 0)
-                }
-            } else {
-                val name = javaClass.simpleName.substringBefore('_')
-                val props = serverProperties() + TlsParams.properties(provider.takeIf { sslProvider != Knobs.DEFAULT })
-                TargetServer.requireRemoteable(values, name, inProcessOnly, props)
-                TargetServer.connect(target, kind, secure)
-            }.also { this.sut = it }
+            val sut = startServer(kind, values, provider, h2Streams > 0).also { this.sut = it }
             val settings = ConnectionParams.settings(
                 sut.clientSettings(clientSettings().copy(http2Streams = h2Streams)),
                 requestsPerConnection,
@@ -236,6 +219,35 @@ abstract class HttpBenchmark : ProtocolParams() {
             stopClientAndServer()
             throw t
         }
+    }
+
+    /** The load's parameters checked; the latency objective of a capacity search, or null. */
+    private fun checkLoad(): Objective? {
+        require(concurrency >= 1) { "concurrency must be >= 1, was $concurrency" }
+        require(rate >= 0) { "rate must be >= 0 requests/s (0 = closed loop), was $rate" }
+        val objective = Objective.parse(objective)
+        require(objective == null || rate == 0) { "a capacity search (-p objective) sets the rate: leave -p rate at 0" }
+        return objective
+    }
+
+    /** The server under test: started in this JVM, or the one `-Dserverbench.target` names. */
+    private fun startServer(
+        kind: ServerKind,
+        values: Map<String, String>,
+        provider: String?,
+        http2: Boolean,
+    ): ServerUnderTest {
+        val secure = TlsParams.enabled(tls)
+        val target = RemoteTarget.fromSystemProperties()
+        if (target == null) {
+            return InProcessServer.start(kind, CpuPlacement.of(cpus, cpuset), secure) {
+                serverProperties() + startDependencies() + TlsParams.properties(provider) + H2Params.properties(http2)
+            }
+        }
+        val name = javaClass.simpleName.substringBefore('_')
+        val props = serverProperties() + TlsParams.properties(provider.takeIf { sslProvider != Knobs.DEFAULT })
+        TargetServer.requireRemoteable(values, name, inProcessOnly, props)
+        return TargetServer.connect(target, kind, secure)
     }
 
     /**

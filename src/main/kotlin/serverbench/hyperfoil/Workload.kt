@@ -8,6 +8,7 @@ import serverbench.launcher.Plan
 import serverbench.params.ClientThreadsParam
 import serverbench.params.Knobs
 import serverbench.params.LaterParams
+import serverbench.params.Objective
 import serverbench.params.ParamNames
 import serverbench.params.ParamValues
 import serverbench.params.RunName
@@ -64,11 +65,11 @@ class Workload(
             "-D$TOMCAT_KEEP_ALIVE=-1 (keep-alive unlimited), and a --server-host or a controller's target must run " +
             "with JAVA_OPTS=-D$TOMCAT_KEEP_ALIVE=-1 too; the harness's rows measure default Tomcat"
 
-        private val OPEN_LOOP_NOTE = "open loop: Hyperfoil's latency runs from each request's actual send (the " +
-            "harness's latency.uncorrected.*). It is the corrected latency.* as well only while every request went " +
-            "when due: when all concurrency sessions or connections were busy, Hyperfoil sends the next one when one " +
-            "frees (late, as the harness does) without counting the wait, and the row then has " +
-            "warning.behindSchedule and no latency.*"
+        private val OPEN_LOOP_NOTE = "open loop: Hyperfoil 0.25.2's latency runs from each request's actual send " +
+            "(the harness's latency.uncorrected.*). It is the corrected latency.* as well only while every request " +
+            "went when due: when all concurrency sessions or connections were busy, Hyperfoil sends the next one " +
+            "when one frees (late, as the harness does) without counting the wait, and the row then has " +
+            "warning.behindSchedule and no latency.* (Hyperfoil 0.29.0 measures from the scheduled send)"
 
         /** TLS, per-connection request limits and HTTP/2 are the harness's: refused with where to measure them. */
         private fun requireConnectionParams(params: Map<String, String>) {
@@ -103,6 +104,14 @@ class Workload(
                 throw IllegalArgumentException(
                     "$shown: not on Hyperfoil: it needs the harness's in-process hooks or its client timing; " +
                         "these self-checks run on Hyperfoil: ${SELF_CHECKS.joinToString(", ")}",
+                )
+            }
+            run.params[ParamNames.OBJECTIVE]?.takeIf { it != Objective.NONE }?.let {
+                throw IllegalArgumentException(
+                    "-p objective=$it: not on Hyperfoil: a capacity search judges each step's percentiles in the " +
+                        "harness (Hyperfoil 0.25.2's percentile SLA checks p0.99 for \"p99\", and its open-model " +
+                        "latency runs partly from the actual send); run it with java -jar target/benchmarks.jar " +
+                        "(docs/capacity.md), or export fixed rates (-p rate) and read their latency.* here",
                 )
             }
             TargetLimits.refusal(run.params, ELSEWHERE)?.let { throw IllegalArgumentException(it) }

@@ -87,10 +87,10 @@ object Plan {
             val iterations = options.measurementIterations.orElse(
                 entry.measurementIterations.orElse(Defaults.MEASUREMENT_ITERATIONS),
             )
+            val search = forks(options, entry) * searchSeconds()
             for (mode in modes) {
-                for (c in combos) {
-                    val search = if (searches(c)) forks(options, entry) * searchSeconds() else 0
-                    out += Run(entry.username, mode, c, estimate + search, iterations)
+                combos.mapTo(out) { c ->
+                    Run(entry.username, mode, c, estimate + if (searches(c)) search else 0, iterations)
                 }
             }
         }

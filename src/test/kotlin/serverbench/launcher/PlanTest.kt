@@ -28,8 +28,8 @@ class PlanTest {
         // Every declared parameter is planned, the ones not given at their defaults (concurrency 64, closed loop).
         assertTrue(runs.all { it.params["concurrency"] == "64" && it.params["rate"] == "0" }, runs[0].params.toString())
         val declared = setOf(
-            "server", "concurrency", "rate", "cpus", "cpuset", "clientThreads", "limit", "tls", "sslProvider",
-            "requestsPerConnection", "protocol", "streams",
+            "server", "concurrency", "rate", "objective", "cpus", "cpuset", "clientThreads", "limit", "tls",
+            "sslProvider", "requestsPerConnection", "protocol", "streams",
         )
         assertEquals(declared, runs[0].params.keys)
         assertTrue(runs.all { it.measurementIterations == 3 })
@@ -48,6 +48,16 @@ class PlanTest {
     }
 
     @Test
+    fun `a capacity search's estimate counts every step it may take`() {
+        fun estimate(objective: String) = Plan.runs(
+            OptionsBuilder().include("NoopBenchmark.hello$").param("server", "netty").param("objective", objective)
+                .forks(1).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.seconds(1)).build(),
+        ).single().estimateSeconds
+        assertEquals(estimate("none") + Plan.searchSeconds(), estimate("p99:100ms"))
+        assertTrue(Plan.searchSeconds() >= 16 * 10, "${Plan.searchSeconds()} s")
+    }
+
+    @Test
     fun `the jar lists every benchmark method, and the parameters a selection declares`() {
         val all = Plan.allBenchmarks()
         assertTrue("serverbench.benchmarks.NoopBenchmark.hello" in all, all.toString())
@@ -55,8 +65,8 @@ class PlanTest {
         val noop = Plan.declaredParams(OptionsBuilder().include("NoopBenchmark").build())
         assertEquals(
             setOf(
-                "clientThreads", "concurrency", "cpus", "cpuset", "protocol", "rate", "requestsPerConnection", "server",
-                "sslProvider", "streams", "tls",
+                "clientThreads", "concurrency", "cpus", "cpuset", "objective", "protocol", "rate",
+                "requestsPerConnection", "server", "sslProvider", "streams", "tls",
             ),
             noop,
         )
