@@ -51,7 +51,7 @@ internal class CapacityRun(
         println(
             "serverbench: capacity search for ${objective.describe()}: a ladder from %s req/s (×%.0f), then bisection to %d %%; at most %d steps of %d s (plus drains)"
                 .format(
-                    CapacitySearch.rateText(limits.start),
+                    CapacitySearch.rateText(CapacitySearch.round(limits.start)),
                     limits.factor,
                     (limits.precision * 100).toInt(),
                     limits.maxSteps,

@@ -110,9 +110,18 @@ object RunLine {
                 runs.all { it.params[p] == v }
         }
         if (fixed.isEmpty()) return null
+        val search = fixed[ParamNames.OBJECTIVE]
         val loop = when (val rate = fixed[ParamNames.RATE]) {
             null -> ""
-            "0" -> " (closed loop)"
+
+            "0" -> if (search !=
+                null
+            ) {
+                " (capacity search: open-loop steps at the rates it chooses)"
+            } else {
+                " (closed loop)"
+            }
+
             else -> " (open loop at $rate req/s)"
         }
         return "every run: " + fixed.entries.joinToString(", ") { "${it.key}=${it.value}" } + loop

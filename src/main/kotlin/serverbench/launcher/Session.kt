@@ -12,6 +12,7 @@ import org.openjdk.jmh.runner.options.Options
 import org.openjdk.jmh.runner.options.VerboseMode
 import serverbench.client.LoadFailure
 import serverbench.metrics.RunFiles
+import serverbench.params.Objective
 import serverbench.params.ParamNames
 import serverbench.params.RunName
 import serverbench.profile.ProfileLayout
@@ -77,9 +78,11 @@ class Session(
 
     private fun announce(console: Console) {
         val estimate = Progress.duration(runs.sumOf { it.estimateSeconds })
+        val searches = runs.any { (it.params[ParamNames.OBJECTIVE] ?: Objective.NONE) != Objective.NONE }
+        val search = if (searches) " + each capacity search's steps at most" else ""
         console.info(
             "serverbench: ${runs.size} run${if (runs.size == 1) "" else "s"} planned, estimated duration " +
-                "$estimate (forks x (warmup + measurement + ~3 s server start))",
+                "$estimate (forks x (warmup + measurement + ~3 s server start$search))",
         )
         if (console.compact) {
             RunLine.common(runs)?.let { console.info("serverbench: $it") }

@@ -1,6 +1,7 @@
 package serverbench.launcher
 
 import org.junit.jupiter.api.Test
+import serverbench.params.Objective
 import serverbench.testing.planRun
 import kotlin.test.assertEquals
 import kotlin.test.assertNull
@@ -97,6 +98,31 @@ class ParamCheckTest {
         assertEquals("-p bodyBytes=511: $allowed", body("1024,511"))
         assertEquals("-p bodyBytes=262145: $allowed", body("262145"))
         assertEquals("-p bodyBytes=1k: $allowed", body("1k"))
+    }
+
+    @Test
+    fun `a capacity search refuses a rate of its own and a bad search property, before anything starts`() {
+        val search = planRun("NoopBenchmark.hello", "server" to "netty", "objective" to "p99:100ms", "rate" to "500")
+        val declared = setOf("server", "objective", "rate")
+        fun check(run: Plan.Run) = ParamCheck.check(emptyMap(), listOf(run), declared)
+        assertEquals(
+            "-p rate=500: a capacity search (-p objective=p99:100ms) sets the rate itself; leave -p rate at 0",
+            check(search),
+        )
+        assertNull(check(search.with("rate", "0")))
+        System.setProperty("serverbench.capacity.maxSteps", "2")
+        try {
+            assertEquals(
+                "-Dserverbench.capacity.maxSteps must be an integer >= 3, was '2'",
+                check(search.with("rate", "0")),
+            )
+        } finally {
+            System.clearProperty("serverbench.capacity.maxSteps")
+        }
+        assertEquals(
+            "-p objective=p99<100ms: objective must be ${Objective.ALLOWED}",
+            ParamCheck.check(mapOf("objective" to listOf("p99<100ms")), listOf(run), declared + "objective"),
+        )
     }
 
     @Test
