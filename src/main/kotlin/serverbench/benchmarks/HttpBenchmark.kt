@@ -29,6 +29,7 @@ import serverbench.metrics.CapacitySearch
 import serverbench.metrics.ClientReports
 import serverbench.metrics.Figure
 import serverbench.metrics.IterationReport
+import serverbench.metrics.LatencyLog
 import serverbench.metrics.ResourceReport
 import serverbench.params.ClientThreadsParam
 import serverbench.params.CpuParams
@@ -121,6 +122,7 @@ abstract class HttpBenchmark : ProtocolParams() {
     private var sut: ServerUnderTest? = null
     private var client: LoadGroup? = null
     private val measured = MeasuredIterations()
+    private var latencyLog: LatencyLog? = null
     private var warmupSeconds = -1.0
 
     /** The capacity search's outcome (`-p objective`), published on the last measured iteration; null: none. */
@@ -199,6 +201,7 @@ abstract class HttpBenchmark : ProtocolParams() {
             this.client = client
             client.start()
             measured.clear()
+            latencyLog = LatencyLog.of(params)
             runName = RunName.of(params)
             val load = TrialLines.load(client, clientThreads, secure) + ConnectionParams.describe(settings)
             println(
@@ -323,6 +326,7 @@ abstract class HttpBenchmark : ProtocolParams() {
         val resources = sut.resources.end()
         val budget = sut.endIteration()
         val report = client.endIteration()
+        latencyLog?.interval(iteration, report)
         val last = measured.ended(iteration, report)
         iterationEnded(client, last)
         val iterationReport = IterationReport(
@@ -341,6 +345,7 @@ abstract class HttpBenchmark : ProtocolParams() {
 
     @TearDown(Level.Trial)
     fun finishTrial() {
+        latencyLog?.close()
         // Let the requests in flight finish (briefly) before the server stops: stopping Tomcat aborts async requests
         // with an AsyncRequestTimeoutException warning per request otherwise. A failure read meanwhile fails the run
         // as one read in a window does, once everything is stopped.

@@ -91,9 +91,14 @@ object Charts {
         val name = "${family.lowercase()}-$param-$kind"
         val chart = chart("$family: $label by $param", param, label, series, conditions(familyRuns, param, metric))
         val svg = File(dir, "$name.svg")
-        writeSvg(chart, svg, height(series.size))
-        writePng(chart, File(dir, "$name.png"), height(series.size))
+        save(chart, svg, series.size)
         return svg
+    }
+
+    /** Writes [chart] as [svg] and as a PNG of the same name beside it, tall enough for [series] legend entries. */
+    internal fun save(chart: JFreeChart, svg: File, series: Int) {
+        writeSvg(chart, svg, height(series))
+        writePng(chart, File(svg.parentFile, svg.nameWithoutExtension + ".png"), height(series))
     }
 
     /** Numeric parameters with at least three values within the family. */

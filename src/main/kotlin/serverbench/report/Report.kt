@@ -10,9 +10,13 @@ import java.io.File
  * figure, marked only where [Significance] says it is beyond both runs' noise.
  */
 object Report {
-    /** What the page links to: family -> its charts; a row's flamegraphs (the call makes a differential one). */
+    /**
+     * What the page links to: family -> its charts; run key -> its latency-over-time chart ([LatencyTimeline]); a
+     * row's flamegraphs (the call makes a differential one).
+     */
     class Links(
         val charts: Map<String, List<String>> = emptyMap(),
+        val timelines: Map<String, String> = emptyMap(),
         val flamegraphs: (BenchmarkResult) -> List<String> = { emptyList() },
     )
 
@@ -35,7 +39,7 @@ object Report {
         val baseByKey = base?.associateBy { it.key } ?: emptyMap()
         for ((family, all) in head.groupBy { it.family }.toSortedMap()) {
             out.append("\n## $family\n")
-            familyTables(all, baseByKey, base != null, links.flamegraphs, out)
+            familyTables(all, baseByKey, base != null, links, out)
             out.append(TopFrames.markdown(all))
             links.charts[family]?.forEach { out.append("\n![${File(it).nameWithoutExtension}]($it)\n") }
         }
@@ -48,7 +52,7 @@ object Report {
         all: List<BenchmarkResult>,
         baseByKey: Map<String, BenchmarkResult>,
         withBaseline: Boolean,
-        flamegraphs: (BenchmarkResult) -> List<String>,
+        links: Links,
         out: StringBuilder,
     ) {
         val placements = all.groupBy { placement(it) }.toSortedMap(compareBy({ it != UNBUDGETED }, { it }))
@@ -57,7 +61,7 @@ object Report {
                 val under = if (placement == UNBUDGETED) "without a CPU budget" else "under $placement"
                 out.append("\n### Server $under\n")
             }
-            ResultTable(runs, baseByKey, withBaseline, flamegraphs).appendTo(out)
+            ResultTable(runs, baseByKey, withBaseline, links.flamegraphs, links.timelines).appendTo(out)
         }
     }
 

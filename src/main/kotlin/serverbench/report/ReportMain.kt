@@ -16,7 +16,8 @@ private const val USAGE =
 /**
  * `scripts/report jmh-results/head.json --baseline jmh-results/base.json > report.md`: the tables (with changes and
  * significance marks against the baseline), SVG charts of swept parameters with a PNG of each beside it (default:
- * `<head>-charts/` beside the head file), links to the flamegraphs each run made as its result file records them, and
+ * `<head>-charts/` beside the head file) and of each run's latency over time where its forks logged it
+ * ([LatencyTimeline]), links to the flamegraphs each run made as its result file records them, and
  * a differential flamegraph per row profiled in both runs, made by async-profiler's converter (`jfrconv --diff`).
  * Paths in the markdown are relative to the current directory, where report.md is expected to be written.
  */
@@ -35,11 +36,12 @@ fun main(args: Array<String>) {
     val here = File(".")
     val chartDir = options.charts ?: File(headFile.absoluteFile.parentFile, headFile.nameWithoutExtension + "-charts")
     val chartLinks = Charts.write(headRuns, chartDir, here)
+    val timelines = LatencyTimeline.write(headRuns, chartDir, here)
     val diffDir = File(chartDir.absoluteFile.parentFile, headFile.nameWithoutExtension + "-diff")
     val baseByKey = baseRuns?.associateBy { it.key } ?: emptyMap()
     // In the markdown too; on the console as well, since the markdown usually goes to a file unread.
     baseRuns?.let { BaselinePairs.clientThreads(headRuns, it) }?.let { System.err.println("report: $it") }
-    val links = Report.Links(chartLinks) { run ->
+    val links = Report.Links(chartLinks, timelines) { run ->
         val diffs = baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty()
         Flamegraphs.links(run, here) + diffs
     }

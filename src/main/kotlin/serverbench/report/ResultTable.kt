@@ -20,6 +20,8 @@ internal class ResultTable(
     private val baseByKey: Map<String, BenchmarkResult>,
     private val withBaseline: Boolean,
     flamegraphs: (BenchmarkResult) -> List<String>,
+    /** Run key -> its latency-over-time chart ([LatencyTimeline]); a column only where a row has one. */
+    private val timelines: Map<String, String> = emptyMap(),
 ) {
     private val varying = Knobs.varying(runs.map { it.params }).filter { it !in ALWAYS && it != BenchmarkResult.ENGINE }
 
@@ -38,13 +40,15 @@ internal class ResultTable(
     // Once per row: a differential flamegraph is made by the call.
     private val graphs = runs.associateWith { flamegraphs(it) }
     private val withGraphs = graphs.values.any { it.isNotEmpty() }
+    private val withTimelines = runs.any { it.key in timelines }
 
     fun appendTo(out: StringBuilder) {
         out.append("\n")
         out.append(TlsCondition.tableHeader(runs))
         val headers = listOf("variant") + ALWAYS + engines + varying + columns.map { it.column!!.header } +
             (if (warned) listOf("warnings") else emptyList()) +
-            (if (withGraphs) listOf("flamegraphs") else emptyList())
+            (if (withGraphs) listOf("flamegraphs") else emptyList()) +
+            (if (withTimelines) listOf(TIMELINE) else emptyList())
         val textual = setOf("variant") + ALWAYS + engines + varying
         out.append(headers.joinToString(" | ", "| ", " |\n"))
         out.append(headers.joinToString(" | ", "| ", " |\n") { if (it in textual) "---" else "---:" })
@@ -67,6 +71,7 @@ internal class ResultTable(
         for (metric in columns) cells += cell(metric, run, old)
         if (warned) cells += run.warnings.joinToString(", ")
         if (withGraphs) cells += graphs.getValue(run).joinToString(" ") { "[${File(it).nameWithoutExtension}]($it)" }
+        if (withTimelines) cells += timelines[run.key]?.let { "[p50, p99]($it)" } ?: ""
         return cells
     }
 
@@ -151,5 +156,8 @@ internal class ResultTable(
     companion object {
         /** Parameters every result has; the others are shown as columns only where they vary within a family. */
         val ALWAYS = listOf(ParamNames.SERVER)
+
+        /** The column that links a row's latency-over-time chart. */
+        const val TIMELINE = "latency over time"
     }
 }

@@ -1,8 +1,12 @@
 package serverbench.benchmarks
 
+import org.HdrHistogram.Histogram
+import org.HdrHistogram.HistogramLogReader
 import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import serverbench.Full
+import serverbench.client.LoadClient
+import serverbench.metrics.RunFiles
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -50,6 +54,9 @@ class JarSmokeIT {
             }
             assertEquals(setOf("direct/netty", "direct/tomcat", "hello/netty", "hello/tomcat"), seen.toSet())
             for (i in 0 until results.size()) assertMetrics(results[i])
+            // Issue 38: each run's fork logged its 2 measured iterations (not the warmup one) beside the result file,
+            // and the log, read by HdrHistogram's own reader, is the histogram of the run's latency figures.
+            for (i in 0 until results.size()) assertLatencyLog(results[i], json.parentFile, iterations = 2)
             // The JVM's own warnings (serverbench's measurement guards say "serverbench: WARNING" and may fire on 1 s
             // runs).
             assertFalse(Regex("^WARNING", RegexOption.MULTILINE).containsMatchIn(run.stdout), run.stdout)
@@ -57,6 +64,7 @@ class JarSmokeIT {
             assertTrue(run.stdout.contains("too few iterations to judge steadiness (-i 5 or more)"), run.stdout)
         } finally {
             json.delete()
+            RunFiles.root(json).deleteRecursively()
         }
     }
 
@@ -534,6 +542,36 @@ class JarSmokeIT {
         assertTrue(run.stderr.contains("non-2xx; first: GET /fault/failAfter?ms=1000"), run.stderr)
         assertTrue(run.stdout.contains("<failure>"), run.stdout)
         assertFalse(run.stdout.contains("stray running threads"), "a failed fork must stop its server:\n${run.stdout}")
+    }
+
+    /**
+     * The run's latency logs (`latency-pid<N>.hlog`, listed in its `files`): one per fork, a line per measured
+     * iteration, and merged they give exactly the run's `latency.*` figures.
+     */
+    private fun assertLatencyLog(r: JsonNode, dir: File, iterations: Int, forks: Int = 1) {
+        val name = "${r["benchmark"].asString()} ${r["params"]}"
+        val listed = r[RunFiles.FIELD]
+        val logs = (0 until (listed?.size() ?: 0)).map { File(dir, listed[it].asString()) }
+            .filter { it.extension == "hlog" && RunFiles.what(it) == "latency" }
+        assertEquals(forks, logs.size, "$name: one latency log per fork in $listed")
+        val intervals = logs.flatMap { log ->
+            HistogramLogReader(log).use { reader ->
+                generateSequence { reader.nextIntervalHistogram() }.map { it as Histogram }.toList()
+            }
+        }
+        assertEquals(forks * iterations, intervals.size, "$name: a line per measured iteration, no warmup")
+        val merged = Histogram(LoadClient.HIGHEST_TRACKABLE_MICROS, 3).also { m -> intervals.forEach(m::add) }
+        val m = r["secondaryMetrics"]
+        val expected = mapOf(
+            "latency.mean" to merged.mean,
+            "latency.p50" to merged.getValueAtPercentile(50.0).toDouble(),
+            "latency.p99" to merged.getValueAtPercentile(99.0).toDouble(),
+            "latency.p99.9" to merged.getValueAtPercentile(99.9).toDouble(),
+            "latency.max" to merged.maxValue.toDouble(),
+        )
+        for ((label, micros) in expected) {
+            assertEquals(micros / 1000.0, m[label]["score"].asDouble(), 1e-9, "$name $label from ${logs.first()}")
+        }
     }
 
     private fun assertMetrics(r: JsonNode) {
