@@ -49,14 +49,16 @@ internal class CapacityRun(
         limits: CapacitySearch.Limits = limitsFromProperties(start),
     ): CapacitySearch.Outcome {
         println(
-            "serverbench: capacity search for ${objective.describe()}: a ladder from %s req/s (×%.0f), then bisection to %d %%; at most %d steps of %d s (plus drains)"
-                .format(
-                    CapacitySearch.rateText(CapacitySearch.round(limits.start)),
-                    limits.factor,
-                    (limits.precision * 100).toInt(),
-                    limits.maxSteps,
-                    stepLength.seconds,
-                ),
+            (
+                "serverbench: capacity search for ${objective.describe()}: a ladder from %s req/s (×%.0f), then " +
+                    "bisection to %d %%; at most %d steps of %d s (plus drains)"
+                ).format(
+                CapacitySearch.rateText(CapacitySearch.round(limits.start)),
+                limits.factor,
+                (limits.precision * 100).toInt(),
+                limits.maxSteps,
+                stepLength.seconds,
+            ),
         )
         val outcome = CapacitySearch(limits, ::step) { s, n -> println(stepLine(s, n, limits.maxSteps)) }.run()
         println("serverbench: capacity for ${objective.describe()}: ${outcome.describe()}")

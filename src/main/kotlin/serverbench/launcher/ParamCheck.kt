@@ -61,8 +61,9 @@ object ParamCheck {
         val search = runs.filter { (it.params[ParamNames.OBJECTIVE] ?: Objective.NONE) != Objective.NONE }
         if (search.isEmpty()) return null
         search.firstOrNull { (it.params[ParamNames.RATE] ?: "0") != "0" }?.let {
-            return "-p ${ParamNames.RATE}=${it.params[ParamNames.RATE]}: a capacity search " +
-                "(-p ${ParamNames.OBJECTIVE}=${it.params[ParamNames.OBJECTIVE]}) sets the rate itself; leave -p rate at 0"
+            val objective = "-p ${ParamNames.OBJECTIVE}=${it.params[ParamNames.OBJECTIVE]}"
+            return "-p ${ParamNames.RATE}=${it.params[ParamNames.RATE]}: a capacity search ($objective) sets the " +
+                "rate itself; leave -p rate at 0"
         }
         return try {
             CapacityRun.limitsFromProperties()

@@ -22,9 +22,9 @@ import kotlin.test.assertTrue
 /**
  * The search against a real server of known capacity, over real sockets: [PERMITS] requests at a time, each answered
  * after a [SLEEP_MS] sleep, so at most [PERMITS] × 1000 ÷ [SLEEP_MS] = 200 req/s. Sleeping, not computing, so the
- * capacity holds on a loaded machine (another process busy on a core) as on a quiet one. A stub of its own, a thread per
- * connection and a fair semaphore: the JDK's HttpServer answered a twentieth of that here (its writes wait on delayed
- * acknowledgements), which is a capacity, but not a known one.
+ * capacity holds on a loaded machine (another process busy on a core) as on a quiet one. A stub of its own, a thread
+ * per connection and a fair semaphore: the JDK's HttpServer answered a tenth of that here (its writes wait on
+ * delayed acknowledgements), which is a capacity, but not a known one.
  */
 class CapacityRunTest {
     @Test

@@ -2,6 +2,7 @@ package serverbench.metrics
 
 import org.HdrHistogram.Histogram
 import org.junit.jupiter.api.Test
+import serverbench.benchmarks.CapacityRun
 import serverbench.client.ClientReport
 import serverbench.client.FailureCounts
 import serverbench.client.FailureKind
@@ -82,6 +83,10 @@ class MetricCatalogueTest {
             clientProcessCpuNanos = 200_000_000,
         ),
         steadiness = Steadiness.Verdict.Steady,
+        // The last measured iteration of a capacity search carries its outcome.
+        extra = CapacityRun.figures(
+            CapacitySearch.Outcome(CapacitySearch.Kind.BRACKETED, 100.0, 103.0, emptyList(), "within 3 %, confirmed"),
+        ),
     )
 
     /** Name -> unit of every result written for [report], a latency result's percentiles included. */
