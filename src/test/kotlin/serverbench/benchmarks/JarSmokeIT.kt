@@ -383,7 +383,11 @@ class JarSmokeIT {
             assertFalse(out.contains("Iteration   1:"), "JMH's own output belongs in the log:\n$out")
             for (section in listOf("Findings", "BlockingIo", "Cpu")) assertTrue(out.contains("## $section\n"), out)
             val quick = written.filter { it.name.startsWith("quick-") }
-            assertEquals(setOf("json", "md", "log"), quick.map { it.extension }.toSet(), "$written")
+            val files = quick.filter { it.isFile }
+            assertEquals(setOf("json", "md", "log"), files.map { it.extension }.toSet(), "$written")
+            // Beside the results, the runs' own files (RunFiles): each run's latency log.
+            val json = quick.first { it.extension == "json" }
+            assertTrue(File(json.path.removeSuffix(".json")).walk().any { it.extension == "hlog" }, "$written")
             val log = written.first { it.name.startsWith("quick-") && it.extension == "log" }.readText()
             assertTrue(log.contains("Iteration   1:") && log.contains("BlockingIoBenchmark.nonBlocking"), log)
         } finally {
@@ -409,7 +413,7 @@ class JarSmokeIT {
             assertTrue(ownOut.contains("serverbench: 1 run planned"), ownOut)
             assertEquals(
                 setOf("json", "md", "log"),
-                ownFiles.filter { it.name.startsWith("my-question-") }.map { it.extension }.toSet(),
+                ownFiles.filter { it.name.startsWith("my-question-") && it.isFile }.map { it.extension }.toSet(),
                 "$ownFiles",
             )
         } finally {
