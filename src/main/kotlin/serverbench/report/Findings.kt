@@ -107,7 +107,9 @@ object Findings {
             val label = "**$family**" +
                 labelled.joinToString("") { " $it=${group.params[it] ?: Results.absentAs(it) ?: "–"}" } +
                 (if (differing.isEmpty()) "" else " (${differing.joinToString("; ")})")
-            lines(label, group.runs).forEach { out.append(it).append('\n') }
+            // A capacity search's rows are compared by what they served within the objective, by its own rule.
+            val groupLines = CapacityVerdicts.lines(label, group.runs) ?: lines(label, group.runs)
+            groupLines.forEach { out.append(it).append('\n') }
         }
     }
 
@@ -154,6 +156,7 @@ object Findings {
 
     /** "closed loop, 64 connections" or "open loop at 2000 req/s (at most 64 connections)". */
     private fun loop(run: BenchmarkResult): String {
+        Capacity.loop(run)?.let { return it }
         val connections = run.params[N.CONCURRENCY]
         return if (run.openLoop) {
             "open loop at ${run.params[N.RATE]} req/s" +

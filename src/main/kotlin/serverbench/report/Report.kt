@@ -11,12 +11,13 @@ import java.io.File
  */
 object Report {
     /**
-     * What the page links to: family -> its charts; run key -> its latency-over-time chart ([LatencyTimeline]); a
-     * row's flamegraphs (the call makes a differential one).
+     * What the page links to: family -> its charts; run key -> its latency-over-time chart ([LatencyTimeline]); the
+     * capacity searches' charts ([CapacityChart]); a row's flamegraphs (the call makes a differential one).
      */
     class Links(
         val charts: Map<String, List<String>> = emptyMap(),
         val timelines: Map<String, String> = emptyMap(),
+        val capacity: List<String> = emptyList(),
         val flamegraphs: (BenchmarkResult) -> List<String> = { emptyList() },
     )
 
@@ -36,6 +37,7 @@ object Report {
         if (base != null) BaselinePairs.clientThreads(head, base)?.let { out.append("\n$it\n") }
         // Not against a baseline: that report asks what a change did, and verdicts on the head alone would read as its.
         if (base == null) out.append(Findings.markdown(head))
+        out.append(CapacityReport.markdown(head, links.capacity))
         val baseByKey = base?.associateBy { it.key } ?: emptyMap()
         for ((family, all) in head.groupBy { it.family }.toSortedMap()) {
             out.append("\n## $family\n")
@@ -74,6 +76,12 @@ object Report {
                 "scheduled send (corrected for coordinated omission) and \"uncorrected p99\" from its actual send. ",
         )
         out.append("req/s counts successful, validated responses only; ± is JMH's 99.9 % interval.")
+        if (head.any { Capacity.objective(it) != null }) {
+            out.append(
+                " Rows with an `objective` are capacity searches (the Capacity section): their measured iterations " +
+                    "ran open loop at the rate the search found (the lowest it tried where none met the objective).",
+            )
+        }
         if (head.any { MetricCatalogue.SERVER_REMOTE.name in it.secondary }) {
             out.append(
                 " Runs against a server on its own host (`-Dserverbench.target`): its CPU, heap, threads and " +

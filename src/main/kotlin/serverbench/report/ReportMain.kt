@@ -41,7 +41,8 @@ fun main(args: Array<String>) {
     val baseByKey = baseRuns?.associateBy { it.key } ?: emptyMap()
     // In the markdown too; on the console as well, since the markdown usually goes to a file unread.
     baseRuns?.let { BaselinePairs.clientThreads(headRuns, it) }?.let { System.err.println("report: $it") }
-    val links = Report.Links(chartLinks, timelines) { run ->
+    val capacityCharts = CapacityChart.write(headRuns, chartDir, here)
+    val links = Report.Links(chartLinks, timelines, capacityCharts) { run ->
         val diffs = baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty()
         Flamegraphs.links(run, here) + diffs
     }

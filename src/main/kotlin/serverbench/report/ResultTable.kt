@@ -136,6 +136,8 @@ internal class ResultTable(
 
     /** The figure as the cell shows it: "≥" on a lower bound, req/s with its ± and "(not steady)". */
     private fun value(spec: MetricSpec, run: BenchmarkResult, now: Metric): String {
+        // A capacity is told with its kind, never as a bare number (a lower bound, the load generator's limit).
+        if (spec == MetricCatalogue.CAPACITY) Capacity.of(run)?.let { return it.cell() }
         val lowerBound = spec == MetricCatalogue.ALLOC_PER_REQ && run.allocLowerBound
         val throughput = spec.name == BenchmarkResult.SCORE
         val interval = if (throughput && !now.error.isNaN()) " ± ${FigureFormat.format(now.error)}" else ""
