@@ -243,7 +243,11 @@ abstract class HttpBenchmark : ProtocolParams() {
         val secure = TlsParams.enabled(tls)
         val target = RemoteTarget.fromSystemProperties()
         if (target == null) {
-            return InProcessServer.start(kind, CpuPlacement.of(cpus, cpuset), secure) {
+            return InProcessServer.start(
+                kind,
+                CpuPlacement.of(cpus, cpuset, clientCpus = CpuParams.clientCpus()),
+                secure,
+            ) {
                 serverProperties() + startDependencies() + TlsParams.properties(provider) + H2Params.properties(http2)
             }
         }

@@ -106,7 +106,11 @@ internal class InProcessServer private constructor(
 
     override fun endIteration(): BudgetReport? = budget?.let { b ->
         b.requireClientOutside()
-        BudgetReport(b.placement.cpus, throttlingStart?.let { start -> b.throttling()?.minus(start) })
+        BudgetReport(
+            b.placement.cpus,
+            throttlingStart?.let { start -> b.throttling()?.minus(start) },
+            b.placement.clientCpus,
+        )
     }
 
     /** Stops the server; the budget stays until [closeBudget], after the family's dependencies stopped. */
@@ -154,7 +158,8 @@ internal class InProcessServer private constructor(
          */
         private fun startBudget(placement: CpuPlacement): CpuBudget {
             val active = Runtime.getRuntime().availableProcessors()
-            check(active == placement.activeProcessors) {
+            // A quota on the client alone leaves the server the whole machine, as the launcher does.
+            check(placement.activeProcessors.let { it == null || it == active }) {
                 "$placement needs the fork started with -XX:ActiveProcessorCount=${placement.activeProcessors} (it " +
                     "sees $active processors); run it through target/benchmarks.jar's launcher, which adds it"
             }

@@ -8,6 +8,7 @@ import serverbench.client.FileDescriptors
 import serverbench.fixture.Cgroups
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
+import serverbench.fixture.RemoteTarget
 import serverbench.params.CpuParams
 import serverbench.params.Objective
 import serverbench.params.ParamNames
@@ -36,6 +37,7 @@ object ParamCheck {
         profiled: Boolean = false,
     ): String? = valueProblem(given, declared)
         ?: capacityProblem(runs)
+        ?: clientQuotaProblem()
         ?: timingProblem(given, runs)
         ?: TargetCheck.problem(runs, profiled)
         ?: budgetProblem(runs)
@@ -71,6 +73,19 @@ object ParamCheck {
         } catch (e: IllegalArgumentException) {
             e.message
         }
+    }
+
+    /** A bad `-Dserverbench.clientCpus`, or one beside a server elsewhere, whose client this process cannot limit. */
+    private fun clientQuotaProblem(): String? {
+        val clientCpus = try {
+            CpuParams.clientCpus()
+        } catch (e: IllegalArgumentException) {
+            return e.message
+        }
+        if (clientCpus == null || System.getProperty(RemoteTarget.TARGET) == null) return null
+        return "-D${CpuParams.CLIENT_CPUS_PROPERTY}: the load client's quota is made beside an in-process server; " +
+            "with -D${RemoteTarget.TARGET} put the client under a quota of your own (e.g. systemd-run --scope " +
+            "-p CPUQuota=25% java -jar target/benchmarks.jar ...)"
     }
 
     /** A bad warmup or client setting (-D), or a wait every request would time out on. */
@@ -111,12 +126,19 @@ object ParamCheck {
      * fork will do (and undoing it) before anything starts. Runs without a budget never touch cgroups.
      */
     private fun budgetProblem(runs: List<Plan.Run>): String? {
+        val clientCpus = runCatching { CpuParams.clientCpus() }.getOrNull()
         val placements = runs.map { placement(it) }.filter { it.limited }
         if (placements.isEmpty()) return null
-        val needs =
-            CpuPlacement(placements.firstNotNullOfOrNull { it.cpus }, placements.firstNotNullOfOrNull { it.cpuset })
-        val given = listOfNotNull(needs.cpus?.let { ParamNames.CPUS }, needs.cpuset?.let { ParamNames.CPUSET })
-            .joinToString(" and ") { "-p $it" }
+        val needs = CpuPlacement(
+            placements.firstNotNullOfOrNull { it.cpus },
+            placements.firstNotNullOfOrNull { it.cpuset },
+            clientCpus,
+        )
+        val given = listOfNotNull(
+            needs.cpus?.let { "-p ${ParamNames.CPUS}" },
+            needs.cpuset?.let { "-p ${ParamNames.CPUSET}" },
+            needs.clientCpus?.let { "-D${CpuParams.CLIENT_CPUS_PROPERTY}" },
+        ).joinToString(" and ")
         val mountinfo = File(System.getProperty(MOUNTINFO_PROPERTY, "/proc/self/mountinfo"))
         val problem = CpuBudget.probe(needs, Cgroups.locate(needs, mountinfo = mountinfo)) ?: return null
         return "$given: $problem"
@@ -130,6 +152,7 @@ object ParamCheck {
         run.params[ParamNames.CPUS] ?: CpuParams.UNLIMITED,
         run.params[ParamNames.CPUSET] ?: CpuParams.NONE,
         CORES,
+        runCatching { CpuParams.clientCpus() }.getOrNull(),
     )
 
     private fun descriptorsPerConnection(run: Plan.Run): Int = benchmark(run)?.descriptorsPerConnection ?: 2

@@ -3,6 +3,8 @@ package serverbench.metrics
 import serverbench.client.ClientReport
 import serverbench.client.ClientSettings
 import serverbench.client.LoadClient
+import serverbench.fixture.CpuPlacement
+import serverbench.params.CpuParams
 
 /**
  * Checks that a measured iteration's figures can be trusted; each fired guard is a warning line in the console (once
@@ -10,7 +12,8 @@ import serverbench.client.LoadClient
  * in which it fired (0 = never).
  *
  * - `clientSaturated`: a client thread neared a whole core (≥ 0.9: it is the bottleneck, however many cores the
- *   machine has; the line names `-p clientThreads` with twice the threads), or the client used more than half a core
+ *   machine has; the line names `-p clientThreads` with twice the threads), or ≥ 0.9 of its own quota
+ *   (`-Dserverbench.clientCpus`), or the client used more than half a core
  *   while the machine's cores were ≥ 90 % busy (all processes, from `/proc/stat`: on a shared machine other processes
  *   keep this JVM below that). Client and server share the cores, so the client's CPU is taken from the server: req/s
  *   understates the server.
@@ -73,8 +76,9 @@ object Guards {
     }
 
     /**
-     * The half of `clientSaturated` that says the client cannot go faster: a client thread near a whole core. (The
-     * other half, a busy client on a busy machine, says it takes the server's CPU, which the server's figures show.)
+     * The half of `clientSaturated` that says the client cannot go faster: a client thread near a whole core, or the
+     * client near its own quota (`-Dserverbench.clientCpus`). (The other half, a busy client on a busy machine, says
+     * it takes the server's CPU, which the server's figures show.)
      */
     fun clientBottleneck(report: IterationReport): String? {
         val client = report.client
@@ -85,7 +89,14 @@ object Guards {
         val busiest = threads.indices.maxByOrNull { threads[it].cores } ?: 0
         val busiestCores = threads.getOrNull(busiest)?.cores ?: clientCores
         val bottleneck = "of a core: the client is the bottleneck, so req/s understates the server"
+        val quota = report.budget?.clientCpus
         return when {
+            quota != null && clientCores >= CLIENT_CORE * quota ->
+                (
+                    "the load client used %.2f cores of its quota of %s (-D%s): the client is the bottleneck, so " +
+                        "req/s understates the server"
+                    ).format(clientCores, CpuPlacement.format(quota), CpuParams.CLIENT_CPUS_PROPERTY)
+
             busiestCores >= CLIENT_CORE && threads.size <= 1 ->
                 "the load client's thread used %.2f $bottleneck (%s)".format(
                     busiestCores,

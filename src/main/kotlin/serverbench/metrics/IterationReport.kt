@@ -23,8 +23,11 @@ class IterationReport(
     val guards: Map<String, String?> by lazy { Guards.check(this) }
 }
 
-/** The server's CPU budget in an iteration: CPUs of quota (null: cores pinned only) and the CFS counters' deltas. */
-class BudgetReport(val cpus: Double?, val throttling: CpuBudget.Throttling?)
+/**
+ * The server's CPU budget in an iteration: CPUs of quota (null: cores pinned only) and the CFS counters' deltas; and
+ * the load client's own quota (`-Dserverbench.clientCpus`), null without one.
+ */
+class BudgetReport(val cpus: Double?, val throttling: CpuBudget.Throttling?, val clientCpus: Double? = null)
 
 /** One figure a family adds to an iteration's results, folded as its [metric] says. */
 class Figure(val metric: MetricSpec, val value: Double)

@@ -30,6 +30,22 @@ object CpuParams {
         return n ?: throw IllegalArgumentException("-p $name=$value: $name must be ${cpusAllowed(cores)}")
     }
 
+    /**
+     * A CFS quota on the load client's side (`-Dserverbench.clientCpus`): a smaller load generator than this machine,
+     * as on a machine where one client thread cannot keep up with the server (docs/cpu-budget.md).
+     */
+    const val CLIENT_CPUS_PROPERTY = "serverbench.clientCpus"
+
+    /** Parses `-D[CLIENT_CPUS_PROPERTY]`: null when unset; throws [IllegalArgumentException] naming it otherwise. */
+    fun clientCpus(raw: String? = System.getProperty(CLIENT_CPUS_PROPERTY), cores: Int = machineCores()): Double? {
+        raw ?: return null
+        val n = raw.trim().toDoubleOrNull()?.takeIf { it.isFinite() && it >= MIN_CPUS - 1e-12 && it <= cores + 1e-12 }
+        return n ?: throw IllegalArgumentException(
+            "-D$CLIENT_CPUS_PROPERTY=$raw: it must be a number of CPUs from $MIN_CPUS to $cores (this machine's " +
+                "cores), e.g. 0.25",
+        )
+    }
+
     /** Parses `-p cpuset` (a kernel CPU list): null for none. */
     fun parseCpuset(value: String, cores: Int = machineCores()): List<Int>? {
         val v = value.trim()

@@ -1,10 +1,13 @@
 package serverbench.launcher
 
 import org.junit.jupiter.api.Test
+import serverbench.params.CpuParams
 import serverbench.params.Objective
 import serverbench.testing.planRun
 import kotlin.test.assertEquals
+import kotlin.test.assertNotNull
 import kotlin.test.assertNull
+import kotlin.test.assertTrue
 
 class ParamCheckTest {
     private val declared =
@@ -77,7 +80,7 @@ class ParamCheckTest {
             "-p sslProvider=foo: sslProvider must be 'default', jdk or openssl",
             check("sslProvider" to "jdk,foo"),
         )
-        val cores = serverbench.params.CpuParams.machineCores()
+        val cores = CpuParams.machineCores()
         assertEquals(
             "-p cpus=0: cpus must be 'unlimited' or a number of CPUs from 0.01 to $cores (this machine's cores), " +
                 "e.g. 0.5, 1, 1.5",
@@ -98,6 +101,34 @@ class ParamCheckTest {
         assertEquals("-p bodyBytes=511: $allowed", body("1024,511"))
         assertEquals("-p bodyBytes=262145: $allowed", body("262145"))
         assertEquals("-p bodyBytes=1k: $allowed", body("1k"))
+    }
+
+    @Test
+    fun `a client quota outside 0_01 to the machine's cores, or beside a server elsewhere, is refused in one line`() {
+        val noop = planRun("NoopBenchmark.hello", "server" to "netty")
+        fun check() = ParamCheck.check(emptyMap(), listOf(noop), setOf("server"))
+        val cores = CpuParams.machineCores()
+        for (bad in listOf("0", "lots", "${cores + 1}")) {
+            System.setProperty("serverbench.clientCpus", bad)
+            try {
+                assertEquals(
+                    "-Dserverbench.clientCpus=$bad: it must be a number of CPUs from 0.01 to $cores (this machine's " +
+                        "cores), e.g. 0.25",
+                    check(),
+                )
+            } finally {
+                System.clearProperty("serverbench.clientCpus")
+            }
+        }
+        System.setProperty("serverbench.clientCpus", "0.5")
+        System.setProperty("serverbench.target", "127.0.0.1:8080")
+        try {
+            val line = assertNotNull(check())
+            assertTrue(line.startsWith("-Dserverbench.clientCpus: the load client's quota is made beside"), line)
+        } finally {
+            System.clearProperty("serverbench.clientCpus")
+            System.clearProperty("serverbench.target")
+        }
     }
 
     @Test

@@ -61,6 +61,18 @@ class GuardsTest {
     }
 
     @Test
+    fun `a client near its own quota (-Dserverbench clientCpus) is the bottleneck, one well below it is not`() {
+        fun under(quota: Double, clientCpuMs: Long) = closed(1000, 10, 10, clientCpuMs = clientCpuMs).let {
+            IterationReport(it.client, it.resources, budget = BudgetReport(null, null, clientCpus = quota))
+        }
+        val line = assertNotNull(Guards.clientBottleneck(under(0.2, clientCpuMs = 195)))
+        assertTrue(line.contains("0.20 cores of its quota of 0.2 (-Dserverbench.clientCpus)"), line)
+        assertNull(Guards.clientBottleneck(under(0.2, clientCpuMs = 120)))
+        // Without a quota the same 0.195 cores is far from a core.
+        assertNull(Guards.clientBottleneck(closed(1000, 10, 10, clientCpuMs = 195)))
+    }
+
+    @Test
     fun `with a saturated client, Little's law names that cause once instead of blaming the server`() {
         // A client thread at 0.95 of a core and 0.8 requests in flight per connection: they waited in the client.
         val saturated = closed(perSecond = 800, latencyMs = 10, connections = 10, clientCpuMs = 950)
