@@ -21,11 +21,39 @@ class CapacityVerdictsTest {
     fun `disjoint brackets give the lead, by how much, beyond the search's brackets`() {
         assertEquals(
             "**netty direct** serves 31 % more than tomcat direct (1,200 vs 916 req/s), beyond the search's " +
-                "brackets: netty met 1,200 req/s, above the 944 at which tomcat missed",
+                "brackets: netty met 1,200 req/s, above the 944 at which tomcat missed; one search a side, which " +
+                "says nothing of a rerun (-f 3: the lead must then hold for every fork)",
             verdict(
                 capacityRow("tomcat", Kind.BRACKETED, 916.0, 944.0),
                 capacityRow("netty", Kind.BRACKETED, 1200.0, 1236.0),
             ),
+        )
+    }
+
+    @Test
+    fun `with two forks a side the lead must hold for every fork, and then no rerun caveat`(@TempDir dir: File) {
+        fun searched(server: String, vararg brackets: Pair<Double, Double>): BenchmarkResult {
+            val files = brackets.mapIndexed { i, (low, high) ->
+                capacityFile(File(dir, server), Kind.BRACKETED, low, high, emptyList(), pid = i + 1)
+            }
+            val best = brackets.maxBy { it.first }
+            return capacityRow(server, Kind.BRACKETED, best.first, best.second, files = files)
+        }
+        assertEquals(
+            // Each side's lowest met rate, and the highest rate at which the other missed.
+            "**netty direct** serves 25 % more than tomcat direct (1,200 vs 960 req/s), beyond the search's " +
+                "brackets: netty met 1,200 req/s, above the 1,100 at which tomcat missed",
+            verdict(
+                searched("tomcat", 1000.0 to 1030.0, 960.0 to 1100.0),
+                searched("netty", 1300.0 to 1330.0, 1200.0 to 1236.0),
+            ),
+        )
+        // One fork of tomcat's missed only above what one of netty's met: the forks do not order them.
+        assertTrue(
+            verdict(
+                searched("tomcat", 1000.0 to 1030.0, 960.0 to 1250.0),
+                searched("netty", 1300.0 to 1330.0, 1200.0 to 1236.0),
+            ).endsWith("no verdict"),
         )
     }
 
@@ -52,7 +80,8 @@ class CapacityVerdictsTest {
     fun `a lower bound above the other's missed rate leads by at least, below it or beaten gives no verdict`() {
         assertEquals(
             "**netty direct** serves at least 2.5× as much as tomcat direct (≥ 2,400 vs 960 req/s), beyond the " +
-                "search's brackets: netty met 2,400 req/s, above the 990 at which tomcat missed",
+                "search's brackets: netty met 2,400 req/s, above the 990 at which tomcat missed; one search a " +
+                "side, which says nothing of a rerun (-f 3: the lead must then hold for every fork)",
             verdict(
                 capacityRow("tomcat", Kind.BRACKETED, 960.0, 990.0),
                 capacityRow("netty", Kind.LOWER_BOUND, 2400.0, null),
