@@ -37,7 +37,8 @@ internal class Connection(
 
     /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
     private var counted = false
-    private val parser = ResponseParser(client.expectedBody, client.request.expectedType)
+    private val parser =
+        ResponseParser(client.expectedBody, client.request.expectedType, client.request.method == Method.HEAD)
     private val shapeCheck = client.request.shape?.newCheck()
 
     /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
@@ -87,9 +88,17 @@ internal class Connection(
         } else {
             sentAt
         }
-        // The previous request was fully written before its response arrived, so the view can be rewound;
-        // a view still holding unwritten bytes would be queued in the channel, so it gets a fresh one.
-        val bytes = if (requestView.isReadable) client.requestBytes.duplicate() else requestView.readerIndex(0)
+        val renderer = client.renderer
+        val bytes = if (renderer != null) {
+            renderer.draw()
+            renderer.writeH1(ch.alloc())
+        } else if (requestView.isReadable) {
+            // A view still holding unwritten bytes would be queued in the channel, so it gets a fresh one.
+            client.requestBytes.duplicate()
+        } else {
+            // The previous request was fully written before its response arrived, so the view can be rewound.
+            requestView.readerIndex(0)
+        }
         ch.writeAndFlush(bytes, ch.voidPromise())
     }
 

@@ -102,7 +102,7 @@ internal class H2Connection(
         ctx.pipeline().addAfter(ctx.name(), null, handler)
         // Bytes written are reported only for requests with a body (bytes.inPerReq): only then is a handler counting
         // them in every write's path.
-        if (owner.body != null) ctx.pipeline().addBefore(ctx.name(), null, H2BytesWritten(client.stats))
+        if (client.request.hasBody) ctx.pipeline().addBefore(ctx.name(), null, H2BytesWritten(client.stats))
         h2 = ctx.pipeline().context(handler)
         handler.connection().addListener(object : Http2ConnectionAdapter() {
             override fun onStreamClosed(stream: Http2Stream) {
@@ -128,10 +128,14 @@ internal class H2Connection(
         val local = handler.connection().local()
         val id = local.incrementAndGetNextStreamId()
         byId.put(id, s)
-        val body = owner.body
+        val renderer = owner.renderer
+        renderer?.draw()
+        val headers = renderer?.h2Headers(owner.headers) ?: owner.headers
+        // A templated body is rendered into a buffer of its own; a constant one is written as a view.
+        val body = if (renderer != null && owner.body == null) renderer.h2Body(h2.alloc()) else owner.body?.duplicate()
         val promise = h2.newPromise()
-        handler.encoder().writeHeaders(h2, id, owner.headers, 0, body == null, promise)
-        body?.let { handler.encoder().writeData(h2, id, it.duplicate(), 0, true, h2.newPromise()) }
+        handler.encoder().writeHeaders(h2, id, headers, 0, body == null, promise)
+        body?.let { handler.encoder().writeData(h2, id, it, 0, true, h2.newPromise()) }
         if (promise.isDone && !promise.isSuccess) {
             byId.remove(id)
             s.failed(FailureKind.IO_ERROR, "stream not started: ${promise.cause()}")

@@ -2,7 +2,6 @@ package serverbench.client
 
 import io.netty.buffer.ByteBuf
 import io.netty.buffer.Unpooled
-import io.netty.handler.codec.http2.DefaultHttp2Headers
 import io.netty.handler.codec.http2.Http2Headers
 import java.net.InetSocketAddress
 
@@ -19,21 +18,19 @@ internal class H2Connections(
 ) {
     private val carriers = arrayOfNulls<H2Connection>((slots.all.size + streams - 1) / streams)
 
-    /** The request's head, built once: HPACK encodes it per stream (its dynamic table makes that a few bytes). */
-    val headers: Http2Headers = DefaultHttp2Headers().apply {
-        val request = client.request
-        method(if (request.body == null) "GET" else "POST")
-        path(request.path)
-        scheme(if (client.settings.tls != null) "https" else "http")
-        authority("${address.hostString}:${address.port}")
-        request.body?.let {
-            add("content-type", request.contentType)
-            add("content-length", it.size.toString())
-        }
-    }
+    /**
+     * The request's head, built once: HPACK encodes it per stream (its dynamic table makes that a few bytes). A
+     * templated request's [renderer] updates its path and length per send.
+     */
+    val headers: Http2Headers = RequestRenderer(client.request, address.hostString, address.port)
+        .h2Head(if (client.settings.tls != null) "https" else "http", "${address.hostString}:${address.port}")
 
-    /** The request body, shared; each send writes a view of it (Netty releases the view, never the bytes). */
+    /** A templated request's renderer (the client's); null for a constant request. */
+    val renderer: RequestRenderer? = client.renderer
+
+    /** A constant body, shared; each send writes a view of it (Netty releases the view, never the bytes). */
     val body: ByteBuf? = client.request.body?.let { Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(it)) }
+        ?: client.request.bodyParts?.constant?.let { Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(it)) }
 
     /** Connections with streams written but not flushed. */
     private val unflushed = ArrayList<H2Connection>()

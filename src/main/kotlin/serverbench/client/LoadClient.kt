@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit
  *   thread, or a [LoadGroup]'s other thread) runs only inside [next]. One [next] returns one successful, validated
  *   response, so JMH's operation count *is* the count of successes, with no park/unpark per request (which would cost
  *   more CPU than the request). The client never runs on the server's threads.
- * - **Cheap per request**: requests encoded once; [ResponseParser] allocates nothing per response.
+ * - **Cheap per request**: a constant request encoded once (a templated one rendered per send into a pooled buffer,
+ *   see [RequestRenderer]); [ResponseParser] allocates nothing per response.
  * - **Every request measured** into HdrHistograms ([IterationStats]), to the last byte of the response; from the send
  *   (closed loop) or from the scheduled send, corrected for coordinated omission (open loop; docs/open-loop.md).
  * - **Every failure counted by kind** ([Failures]); beyond [ClientSettings.maxErrors], [next] throws [LoadFailure].
@@ -47,12 +48,19 @@ class LoadClient(
         require(share.remoteAllowed || address.address?.isLoopbackAddress == true) {
             "load goes to loopback only, not to $address"
         }
+        if (settings.http2Streams > 0) RequestHeaders.checkH2(request.headers)
     }
 
     private val owner: Thread = Thread.currentThread()
     val transport: Transport = Transport.current
     private val loop = ManualIoEventLoop(owner, transport.ioHandlerFactory())
+
+    /** A constant request's bytes (a templated one's sample rendering, for its size only). */
     private val requestBuffer: ByteBuf = request.encode(address.hostString, address.port)
+
+    /** Renders each send of a templated request (its path or body has placeholders); null for a constant one. */
+    internal val renderer: RequestRenderer? =
+        if (request.templated) RequestRenderer(request, address.hostString, address.port) else null
 
     /** What connections write: Netty releases what it wrote; this wrapper makes that a no-op for the shared bytes. */
     internal val requestBytes: ByteBuf = Unpooled.unreleasableBuffer(requestBuffer)
@@ -63,7 +71,8 @@ class LoadClient(
     private val stallNanos = 2 * timeoutNanos
     val openLoop: Boolean = rate > 0
 
-    internal val stats = IterationStats(rate, connections, request.body?.let { requestBuffer.readableBytes() })
+    // A templated request's size varies a little with its placeholders' widths: its sample stands for all.
+    internal val stats = IterationStats(rate, connections, requestBuffer.readableBytes().takeIf { request.hasBody })
     internal val failures = Failures("$request on $address", settings, stats.failures, share.trialTotal)
 
     /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */

@@ -26,13 +26,15 @@ import java.nio.charset.StandardCharsets
  * has the measurement; docs/calibration.md, "Cross-checking with wrk", has the client's ceiling now).
  *
  * Supports Content-Length bodies, chunked bodies (with trailers), bodies delimited by connection close, responses
- * without a body (101, 204, 304), and skips interim 1xx responses. Allocation-free unless a response head or chunk
- * line is split across reads. The byte scanning it builds on is in [HttpBytes].
+ * without a body (101, 204, 304, and any answer to a HEAD), and skips interim 1xx responses. Allocation-free unless
+ * a response head or chunk line is split across reads. The byte scanning it builds on is in [HttpBytes].
  */
 internal class ResponseParser(
     private val expected: ByteBuf,
     /** `Content-Type` the response must start with, lower case (see [Request.expectedContentType]); null: any. */
     private val expectedType: ByteArray? = null,
+    /** The request is a HEAD: its response ends with its head, whatever `Content-Length` it announces. */
+    private val headRequest: Boolean = false,
 ) {
 
     var status = 0
@@ -250,7 +252,7 @@ internal class ResponseParser(
     /** What follows a final response's head: nothing, chunks, [contentLength] bytes, or bytes until the close. */
     private fun afterHead(): Int {
         state = when {
-            status == 101 || status == 204 || status == 304 -> return COMPLETE
+            headRequest || status == 101 || status == 204 || status == 304 -> return COMPLETE
 
             chunked -> CHUNK_SIZE
 

@@ -3,6 +3,7 @@ package serverbench.hyperfoil
 import serverbench.benchmarks.HttpBenchmark
 import serverbench.client.ClientSettings
 import serverbench.client.LoadSplit
+import serverbench.client.Method
 import serverbench.client.Request
 import serverbench.launcher.Plan
 import serverbench.params.ClientThreadsParam
@@ -120,10 +121,7 @@ class Workload(
             if (request.shape != null) {
                 throw IllegalArgumentException("$shown: not on Hyperfoil: its bodies are checked by shape")
             }
-            if (request.body != null) {
-                // The generated benchmark files send GETs only; a POST with the family's body is not written yet.
-                throw IllegalArgumentException("$shown: not on Hyperfoil: its requests carry a body")
-            }
+            notPlainGet(request)?.let { throw IllegalArgumentException("$shown: not on Hyperfoil: $it") }
             val notes = listOfNotNull(
                 PROXY_NOTE.takeIf { className == "ProxyBenchmark" },
                 TOMCAT_NOTE.takeIf { run.params[ParamNames.SERVER] == ParamValues.TOMCAT },
@@ -139,6 +137,20 @@ class Workload(
                 timeoutMillis = ClientSettings.fromSystemProperties().timeout.toMillis(),
                 notes = notes,
             )
+        }
+
+        /** Why the generated files, which send one constant GET, cannot send [request]; null: they can. */
+        private fun notPlainGet(request: Request): String? = when {
+            // A POST with the family's body is not written yet.
+            request.hasBody -> "its requests carry a body"
+
+            request.method != Method.GET -> "its requests are ${request.method}s"
+
+            request.headers.isNotEmpty() -> "its requests carry headers of their own"
+
+            request.templated -> "its requests' paths have placeholders"
+
+            else -> null
         }
 
         /**
