@@ -9,7 +9,14 @@ import serverbench.client.HttpBytes.text
  * frame), without copying it: the one check both protocols' responses go through. On the failure path only, it keeps
  * where the body first differed and the first [SAMPLE_BYTES] of it, for the failure's message.
  */
-internal class BodyMatch(private val expected: ByteBuf) {
+internal class BodyMatch(
+    private val expected: ByteBuf,
+    /**
+     * False when the request's body is checked otherwise ([ResponseExpectation]'s body checks, a [BodyShape]): the
+     * body is then only counted, and sampled for an error status, so it pays no compare and no failure text.
+     */
+    private val compare: Boolean = true,
+) {
     var length = 0L
         private set
     var matches = true
@@ -36,11 +43,7 @@ internal class BodyMatch(private val expected: ByteBuf) {
     /** [n] more body bytes at [at] of [buf]; [errorStatus]: the response failed anyway, so its body is sampled. */
     fun add(buf: ByteBuf, at: Int, n: Int, errorStatus: Boolean) {
         val matchedSoFar = matches
-        if (matches && (
-                length + n > expected.readableBytes() ||
-                    !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + length.toInt(), n)
-                )
-        ) {
+        if (compare && matches && differs(buf, at, n)) {
             matches = false
             difference = HttpBytes.difference(buf, at, n, expected, length.toInt())
         }
@@ -55,6 +58,10 @@ internal class BodyMatch(private val expected: ByteBuf) {
         }
         length += n
     }
+
+    /** The [n] bytes at [at] are not the expected body's next ones (or run past its end). */
+    private fun differs(buf: ByteBuf, at: Int, n: Int): Boolean = length + n > expected.readableBytes() ||
+        !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + length.toInt(), n)
 
     companion object {
         const val SAMPLE_BYTES = 80

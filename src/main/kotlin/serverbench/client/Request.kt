@@ -19,6 +19,8 @@ class Request(
     val body: ByteArray? = null,
     val contentType: String = JSON,
     val expectedContentType: String? = null,
+    /** What else a response must be (statuses, body checks instead of the exact body); see [ResponseExpectation]. */
+    val expect: ResponseExpectation? = null,
 ) {
     init {
         require(path.startsWith("/")) { "request path must start with '/': $path" }

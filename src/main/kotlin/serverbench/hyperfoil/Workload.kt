@@ -120,6 +120,12 @@ class Workload(
             if (request.shape != null) {
                 throw IllegalArgumentException("$shown: not on Hyperfoil: its bodies are checked by shape")
             }
+            if (request.expect != null) {
+                // The generated files check a 2xx status and the exact body only.
+                throw IllegalArgumentException(
+                    "$shown: not on Hyperfoil: its responses are checked by a declared expectation (${request.expect})",
+                )
+            }
             if (request.body != null) {
                 // The generated benchmark files send GETs only; a POST with the family's body is not written yet.
                 throw IllegalArgumentException("$shown: not on Hyperfoil: its requests carry a body")
