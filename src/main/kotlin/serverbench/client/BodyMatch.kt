@@ -9,7 +9,14 @@ import serverbench.client.HttpBytes.text
  * frame), without copying it: the one check both protocols' responses go through. On the failure path only, it keeps
  * where the body first differed and the first [SAMPLE_BYTES] of it, for the failure's message.
  */
-internal class BodyMatch(private val expected: ByteBuf) {
+internal class BodyMatch(
+    private val expected: ByteBuf,
+    /**
+     * False when the request's body is checked otherwise ([ResponseExpectation]'s body checks, a [BodyShape]): the
+     * body is then only counted, and sampled for an error status, so it pays no compare and no failure text.
+     */
+    private val compare: Boolean = true,
+) {
     var length = 0L
         private set
     var matches = true
@@ -22,6 +29,18 @@ internal class BodyMatch(private val expected: ByteBuf) {
     /** The first bytes of a body that did not match, or of an error response, for the failure message. */
     var sample: String? = null
         private set
+
+    /**
+     * The body as received, for a failure message: the [sample], or, for a body cut short that matched as far as it
+     * went (no sample taken), the expected body's first [length] bytes.
+     */
+    val received: String?
+        get() = sample ?: if (matches && length > 0) {
+            val from = expected.readerIndex()
+            text(expected, from, from + minOf(length, SAMPLE_BYTES.toLong()).toInt())
+        } else {
+            null
+        }
 
     /** All of it arrived, and it is the expected body. */
     val complete: Boolean get() = matches && length == expected.readableBytes().toLong()
@@ -36,11 +55,7 @@ internal class BodyMatch(private val expected: ByteBuf) {
     /** [n] more body bytes at [at] of [buf]; [errorStatus]: the response failed anyway, so its body is sampled. */
     fun add(buf: ByteBuf, at: Int, n: Int, errorStatus: Boolean) {
         val matchedSoFar = matches
-        if (matches && (
-                length + n > expected.readableBytes() ||
-                    !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + length.toInt(), n)
-                )
-        ) {
+        if (compare && matches && differs(buf, at, n)) {
             matches = false
             difference = HttpBytes.difference(buf, at, n, expected, length.toInt())
         }
@@ -55,6 +70,10 @@ internal class BodyMatch(private val expected: ByteBuf) {
         }
         length += n
     }
+
+    /** The [n] bytes at [at] are not the expected body's next ones (or run past its end). */
+    private fun differs(buf: ByteBuf, at: Int, n: Int): Boolean = length + n > expected.readableBytes() ||
+        !ByteBufUtil.equals(buf, at, expected, expected.readerIndex() + length.toInt(), n)
 
     companion object {
         const val SAMPLE_BYTES = 80

@@ -38,7 +38,13 @@ internal class Connection(
     /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
     private var counted = false
     private val parser =
-        ResponseParser(client.expectedBody, client.request.expectedType, client.request.method == Method.HEAD)
+        ResponseParser(
+            client.expectedBody,
+            client.check.expectedType,
+            client.check.exact,
+            client.check.newBuffer(),
+            headRequest = client.request.method == Method.HEAD,
+        )
     private val shapeCheck = client.request.shape?.newCheck()
 
     /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
@@ -147,39 +153,18 @@ internal class Connection(
         val now = System.nanoTime()
         inFlight = false
         client.responses++
-        val status = parser.status
-        when {
-            status !in 200..299 -> {
-                val sample = parser.sample?.let { " \"${oneLine(it)}\"" } ?: ""
-                client.failures.add(FailureKind.NON_2XX, "HTTP $status$sample")
-            }
-
-            !parser.contentTypeMatches -> client.failures.add(
-                FailureKind.INVALID_BODY,
-                "Content-Type \"${oneLine(parser.contentType ?: "")}\", expected ${client.request.expectedContentType}",
-            )
-
-            shapeCheck != null -> {
-                // With an empty expected body, the parser's sample is the body (up to SAMPLE_BYTES).
-                val body = parser.sample ?: ""
-                val wrong = if (parser.bodyLength > body.length) "longer than expected" else shapeCheck.check(body)
-                if (wrong == null) {
-                    client.succeeded(now, now - intendedAt, now - sentAt, received)
-                } else {
-                    client.failures.add(
-                        FailureKind.INVALID_BODY,
-                        "body \"${oneLine(body)}\": $wrong, expected ${client.request.expectedBody}",
-                    )
-                }
-            }
-
-            !parser.bodyMatches || parser.bodyLength != client.expectedBody.readableBytes().toLong() ->
-                client.failures.add(
-                    FailureKind.INVALID_BODY,
-                    invalidBody(parser.sample, parser.bodyLength, parser.difference, client.request.expectedBody),
-                )
-
-            else -> client.succeeded(now, now - intendedAt, now - sentAt, received)
+        val rejected = client.check.verdict(
+            parser.status,
+            parser.contentTypeMatches,
+            parser.contentType,
+            parser.bodyMatch,
+            parser.kept,
+            shapeCheck,
+        )
+        if (rejected == null) {
+            client.succeeded(now, now - intendedAt, now - sentAt, received)
+        } else {
+            client.failures.add(rejected.kind, rejected.detail)
         }
         next(ctx)
     }

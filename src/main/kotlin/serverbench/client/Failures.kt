@@ -18,6 +18,9 @@ enum class FailureKind(val label: String) {
 
     /** HTTP/2: the server's GOAWAY left the stream unprocessed or cut it short. */
     GOAWAY("GOAWAY"),
+
+    /** A 2xx that the request's declared statuses do not list ([ResponseExpectation.status]): 200 where 201 is due. */
+    UNEXPECTED_STATUS("unexpected status"),
 }
 
 /**

@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit
 /**
  * One stream slot of an HTTP/2 connection (`-p protocol=h2`): at most one request in flight, as an HTTP/1.1
  * [Connection] has, so that [Pacing] drives connections × streams of them. Its response is validated as an HTTP/1.1
- * one is (status, `Content-Type`, the exact body or its [BodyShape]); a failure is this stream's alone, by kind, and
- * the other streams of the connection go on. A new instance per slot and carrier ([H2Connection]).
+ * one is, by the same [ResponseCheck] (status, `Content-Type`, the exact body or the declared body checks); a failure
+ * is this stream's alone, by kind, and the other streams of the connection go on. A new instance per slot and carrier
+ * ([H2Connection]).
  */
 internal class H2Stream(
     private val client: LoadClient,
@@ -38,7 +39,8 @@ internal class H2Stream(
     private val shapeCheck = client.request.shape?.newCheck()
     private var status = 0
     private var contentType: CharSequence? = null
-    private val body = BodyMatch(client.expectedBody)
+    private val body = BodyMatch(client.expectedBody, client.check.exact)
+    private val kept = client.check.newBuffer()
 
     override fun isCurrent(): Boolean = slots.holds(this) && carrier.open
 
@@ -48,6 +50,7 @@ internal class H2Stream(
         status = 0
         contentType = null
         body.reset()
+        kept?.reset()
         inFlight = true
         sentAt = System.nanoTime()
         intendedAt = if (due == 0L) sentAt else due
@@ -66,11 +69,15 @@ internal class H2Stream(
         if (endOfStream) complete()
     }
 
-    /** A DATA frame of this stream: compared with the expected body as it streams past (see [ResponseParser]). */
+    /** A DATA frame of this stream: compared with the expected body as it streams past (see [ResponseParser]), or kept
+     * whole for the declared body checks. */
     fun data(buf: ByteBuf, endOfStream: Boolean) {
         if (!inFlight) return
         val n = buf.readableBytes()
-        if (n > 0) body.add(buf, buf.readerIndex(), n, errorStatus = status !in 200..299)
+        if (n > 0) {
+            body.add(buf, buf.readerIndex(), n, errorStatus = status !in 200..299)
+            kept?.add(buf, buf.readerIndex(), n)
+        }
         if (endOfStream) complete()
     }
 
@@ -78,37 +85,13 @@ internal class H2Stream(
         val now = System.nanoTime()
         inFlight = false
         client.responses++
-        val expectedType = client.request.expectedType
-        when {
-            status !in 200..299 -> fail(
-                FailureKind.NON_2XX,
-                "HTTP $status" + (body.sample?.let { " \"${oneLine(it)}\"" } ?: ""),
-            )
-
-            expectedType != null && !typeMatches(expectedType) -> fail(
-                FailureKind.INVALID_BODY,
-                "Content-Type \"${oneLine("${contentType ?: ""}")}\", expected ${client.request.expectedContentType}",
-            )
-
-            shapeCheck != null -> {
-                val received = body.sample ?: ""
-                val wrong = if (body.length > received.length) "longer than expected" else shapeCheck.check(received)
-                if (wrong == null) {
-                    client.succeeded(now, now - intendedAt, now - sentAt, body.length)
-                } else {
-                    fail(
-                        FailureKind.INVALID_BODY,
-                        "body \"${oneLine(received)}\": $wrong, expected ${client.request.expectedBody}",
-                    )
-                }
-            }
-
-            !body.complete -> fail(
-                FailureKind.INVALID_BODY,
-                invalidBody(body.sample, body.length, body.difference, client.request.expectedBody),
-            )
-
-            else -> client.succeeded(now, now - intendedAt, now - sentAt, body.length)
+        val expectedType = client.check.expectedType
+        val typeMatches = expectedType == null || typeMatches(expectedType)
+        val rejected = client.check.verdict(status, typeMatches, contentType, body, kept, shapeCheck)
+        if (rejected == null) {
+            client.succeeded(now, now - intendedAt, now - sentAt, body.length)
+        } else {
+            fail(rejected.kind, rejected.detail)
         }
         carrier.finished(this)
     }

@@ -65,6 +65,9 @@ class LoadClient(
     /** What connections write: Netty releases what it wrote; this wrapper makes that a no-op for the shared bytes. */
     internal val requestBytes: ByteBuf = Unpooled.unreleasableBuffer(requestBuffer)
     internal val expectedBody: ByteBuf = Unpooled.wrappedBuffer(request.expected)
+
+    /** The request's checks of each response, shared by this client's connections and streams. */
+    internal val check = ResponseCheck(request)
     private val timeoutNanos = settings.timeout.toNanos()
     private val scanIntervalNanos =
         (timeoutNanos / 10).coerceIn(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(100))

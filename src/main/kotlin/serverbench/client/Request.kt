@@ -6,12 +6,12 @@ import java.nio.charset.StandardCharsets
 import java.util.concurrent.atomic.AtomicLong
 
 /**
- * One request the client repeats, and the only answer it accepts: status 2xx and a body equal to [expectedBody].
- * Validation compares bytes, so it costs a memcmp per response, not a parse. With a [shape], the body may differ per
- * response: the shape checks it, and [expectedBody] only describes it in failure messages.
- *
- * With a [body], the request is a POST carrying it (`Content-Type: [contentType]`, `Content-Length`); with an
- * [expectedContentType], a response whose `Content-Type` does not start with it is an invalid body too.
+ * One request the client repeats, and the only answer it accepts. By default: status 2xx and a body equal to
+ * [expectedBody], compared as bytes arrive, so it costs a memcmp per response, not a parse. With a [shape], the body
+ * may differ per response: the shape checks it, and [expectedBody] only describes it in failure messages. With an
+ * [expect] (docs/checks.md), the response is held to what it declares instead: a set of statuses, a `Content-Type`,
+ * JSON fields by value, type or pattern, a regex, a length range; [expectedBody] then only describes the answer.
+ * With an [expectedContentType], a response whose `Content-Type` does not start with it is an invalid body too.
  *
  * The request itself (docs/requests.md): any [method] (default POST with a body, GET without), extra [headers]
  * (checked when built: no CR/LF, a token name, none the client writes itself), and a body that is constant ([body])
@@ -34,6 +34,8 @@ class Request @JvmOverloads constructor(
     val method: Method = if (body == null && bodyTemplate == null) Method.GET else Method.POST,
     /** Extra request headers, sent in this map's order (on HTTP/2 with lower-case names). */
     val headers: Map<String, String> = emptyMap(),
+    /** What else a response must be (statuses, body checks instead of the exact body); see [ResponseExpectation]. */
+    val expect: ResponseExpectation? = null,
 ) {
     init {
         require(path.startsWith("/") && path.none { it <= ' ' || it == '\u007f' }) {
@@ -66,9 +68,6 @@ class Request @JvmOverloads constructor(
 
     /** The exact body; empty with a [shape], so the parser keeps the body (up to its sample size) for the shape. */
     val expected: ByteArray = if (shape == null) expectedBody.toByteArray(StandardCharsets.UTF_8) else ByteArray(0)
-
-    /** `Content-Type` the response must start with (lower case, compared case-insensitively), or null: any. */
-    internal val expectedType: ByteArray? = expectedContentType?.lowercase()?.toByteArray(StandardCharsets.US_ASCII)
 
     /**
      * The request's bytes on the wire, head and body: what the server reads per request. A templated request's

@@ -3,10 +3,11 @@ package serverbench.client
 import java.nio.charset.StandardCharsets
 
 /**
- * Builds a [Request] step by step, for Java (`Request.builder(Method.PUT, "/orders/{{seq}}").header("X-Tenant", "a")
- * .bodyTemplate("{\"id\":{{seq}}}").expectBody("").build()`); Kotlin reads as well with the constructor's named
- * arguments. Each setter names the constructor parameter it sets, whose KDoc says what it means; [build] checks them
- * all, as the constructor does.
+ * Builds a [Request] step by step, for Java:
+ * `Request.builder(Method.PUT, "/orders/{{seq}}").header("X-Tenant", "a").bodyTemplate("{\"id\":{{seq}}}")
+ * .expect(Expect.status(200).json("/id", Expect.integer())).build()`. Kotlin reads as well with the constructor's
+ * named arguments. Each setter names the constructor parameter it sets, whose KDoc says what it means; [build] checks
+ * them all, as the constructor does.
  */
 class RequestBuilder internal constructor(private val method: Method, private val path: String) {
     private var expectedBody = ""
@@ -16,6 +17,7 @@ class RequestBuilder internal constructor(private val method: Method, private va
     private var bodyTemplate: String? = null
     private var contentType = Request.JSON
     private val headers = LinkedHashMap<String, String>()
+    private var expect: ResponseExpectation? = null
 
     /** One more request header; sent in the order added. */
     fun header(name: String, value: String) = apply { headers[name] = value }
@@ -43,6 +45,9 @@ class RequestBuilder internal constructor(private val method: Method, private va
     /** [Request.expectedContentType]. */
     fun expectContentType(type: String) = apply { expectedContentType = type }
 
+    /** [Request.expect]: statuses, JSON fields, a regex or a length range in place of the exact body. */
+    fun expect(expectation: ResponseExpectation) = apply { expect = expectation }
+
     fun build() = Request(
         path,
         expectedBody,
@@ -53,5 +58,6 @@ class RequestBuilder internal constructor(private val method: Method, private va
         bodyTemplate,
         method,
         LinkedHashMap(headers),
+        expect,
     )
 }

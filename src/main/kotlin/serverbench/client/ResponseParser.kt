@@ -18,7 +18,8 @@ import java.nio.charset.StandardCharsets
 
 /**
  * An incremental HTTP/1.1 response parser that reads only what the load client needs: the status code, whether the
- * connection stays open, and the body, compared byte for byte with the expected body as it streams past.
+ * connection stays open, and the body, compared byte for byte with the expected body as it streams past (or, for a
+ * request that declares whole-body checks, kept in [kept] for [ResponseCheck]).
  *
  * Why not Netty's HttpResponseDecoder (which the client used first): that decoder builds a response object, a header
  * map with a String per header and content objects for every response; here that was the largest user-space cost of
@@ -33,6 +34,10 @@ internal class ResponseParser(
     private val expected: ByteBuf,
     /** `Content-Type` the response must start with, lower case (see [Request.expectedContentType]); null: any. */
     private val expectedType: ByteArray? = null,
+    /** False when the body is checked otherwise than byte for byte (see [BodyMatch]'s `compare`). */
+    compare: Boolean = true,
+    /** Where the body is kept whole for the checks that need it ([ResponseCheck.newBuffer]); null: not kept. */
+    val kept: BodyBuffer? = null,
     /** The request is a HEAD: its response ends with its head, whatever `Content-Length` it announces. */
     private val headRequest: Boolean = false,
 ) {
@@ -41,7 +46,10 @@ internal class ResponseParser(
         private set
     var keepAlive = true
         private set
-    private val body = BodyMatch(expected)
+    private val body = BodyMatch(expected, compare)
+
+    /** The body as counted and compared, for [ResponseCheck.verdict]. */
+    val bodyMatch: BodyMatch get() = body
     val bodyLength: Long get() = body.length
     val bodyMatches: Boolean get() = body.matches
 
@@ -73,6 +81,7 @@ internal class ResponseParser(
         status = 0
         keepAlive = true
         body.reset()
+        kept?.reset()
         contentTypeMatches = true
         contentType = null
         problem = null
@@ -273,6 +282,7 @@ internal class ResponseParser(
         if (n == 0) return
         val at = buf.readerIndex()
         body.add(buf, at, n, errorStatus = status !in 200..299)
+        kept?.add(buf, at, n)
         remaining -= n
         buf.readerIndex(at + n)
     }

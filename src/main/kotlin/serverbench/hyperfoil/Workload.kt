@@ -150,6 +150,9 @@ class Workload(
 
             request.templated -> "its requests' paths have placeholders"
 
+            // The generated files check a 2xx status and the exact body only.
+            request.expect != null -> "its responses are checked by a declared expectation (${request.expect})"
+
             else -> null
         }
 
