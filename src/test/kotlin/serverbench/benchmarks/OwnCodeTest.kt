@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.EnumSource
 import org.openjdk.jmh.annotations.Benchmark
 import org.springframework.boot.web.server.context.WebServerApplicationContext
 import serverbench.app.NoopEndpoints
+import serverbench.client.LoadFailure
 import serverbench.client.Request
 import serverbench.fixture.Http
 import serverbench.fixture.ServerFixture
@@ -50,8 +51,8 @@ class OwnCodeTest {
     @Test
     fun `a wrong answer from the user's endpoint fails the check`() {
         ServerFixture.start(ServerKind.TOMCAT, sources = OwnCode.sources(OrdersBenchmark::class.java)).use { server ->
-            val failure = assertFailsWith<Exception> { server.verify(Request("/orders/42", """{"id":43}""")) }
-            assertTrue(failure.message.orEmpty().contains("/orders/42"), failure.message)
+            val failure = assertFailsWith<LoadFailure> { server.verify(Request("/orders/42", """{"id":43}""")) }
+            assertTrue(failure.message.orEmpty().contains("invalid body; first: GET /orders/42"), failure.message)
         }
     }
 
