@@ -242,18 +242,21 @@ abstract class HttpBenchmark : ProtocolParams() {
     ): ServerUnderTest {
         val secure = TlsParams.enabled(tls)
         val target = RemoteTarget.fromSystemProperties()
+        val sources = OwnCode.sources(javaClass)
         if (target == null) {
             return InProcessServer.start(
                 kind,
                 CpuPlacement.of(cpus, cpuset, clientCpus = CpuParams.clientCpus()),
                 secure,
+                sources,
             ) {
                 serverProperties() + startDependencies() + TlsParams.properties(provider) + H2Params.properties(http2)
             }
         }
         val name = javaClass.simpleName.substringBefore('_')
         val props = serverProperties() + TlsParams.properties(provider.takeIf { sslProvider != Knobs.DEFAULT })
-        TargetServer.requireRemoteable(values, name, inProcessOnly, props)
+        val own = sources.takeIf { it.own }?.let { "the user's code (${it.describe()}) starts only in this JVM" }
+        TargetServer.requireRemoteable(values, name, inProcessOnly ?: own, props)
         return TargetServer.connect(target, kind, secure)
     }
 

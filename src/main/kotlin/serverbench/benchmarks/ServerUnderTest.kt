@@ -11,6 +11,7 @@ import serverbench.fixture.DownstreamStub
 import serverbench.fixture.RemoteTarget
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
+import serverbench.fixture.ServerSources
 import serverbench.metrics.BudgetReport
 import serverbench.metrics.InFlightGauge
 import serverbench.metrics.RemoteResources
@@ -131,15 +132,19 @@ internal class InProcessServer private constructor(
             kind: ServerKind,
             placement: CpuPlacement,
             tls: Boolean,
+            sources: ServerSources,
             properties: () -> Map<String, Any>,
         ): InProcessServer {
+            // A stack the user's application cannot run fails before the budget or anything else starts.
+            sources.refusal(kind)?.let { throw IllegalArgumentException(it) }
             val budget = if (placement.limited) startBudget(placement) else null
             try {
                 val props = properties()
                 val fixture = try {
                     // Started on a thread inside the budget, so that every thread the server makes lands there too.
-                    budget?.onServerThread("serverbench-server-start") { ServerFixture.start(kind, props, tls) }
-                        ?: ServerFixture.start(kind, props, tls)
+                    budget?.onServerThread("serverbench-server-start") {
+                        ServerFixture.start(kind, props, tls, sources)
+                    } ?: ServerFixture.start(kind, props, tls, sources)
                 } catch (e: Exception) {
                     // Spring wraps the cause (a port in use, a bean that failed) in layers of context; say the cause.
                     val cause = generateSequence<Throwable>(e) { it.cause }.last()

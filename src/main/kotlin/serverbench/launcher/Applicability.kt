@@ -33,9 +33,9 @@ object Applicability {
                 continue
             }
             if (!seen.add(run.key)) continue
-            val reactiveOnly = reactiveOnly(run)
-            if (reactiveOnly != null && server != null && !reactive(server)) {
-                val key = "${run.benchmark.removePrefix("serverbench.benchmarks.")} on $server: $reactiveOnly"
+            val wrongStack = wrongStack(run, server)
+            if (wrongStack != null) {
+                val key = "${run.benchmark.removePrefix("serverbench.benchmarks.")} on $server: $wrongStack"
                 notReactive[key] = (notReactive[key] ?: 0) + 1
                 continue
             }
@@ -65,6 +65,15 @@ object Applicability {
                 "serverbench: skipped ${runs(n)} of $what, which needs a newer JDK than this " +
                     "benchmark JVM's $jdk (run with JDK 21+: its java -jar, or -jvm /path/to/jdk-21+/bin/java)"
             }
+    }
+
+    /**
+     * Why [run] cannot run on [server]: its method is for reactive stacks only, or its own application's web type
+     * allows other stacks (a stack the user named is refused before this, by [OwnApplicationCheck]); or null.
+     */
+    private fun wrongStack(run: Plan.Run, server: String?): String? {
+        if (server == null) return null
+        return reactiveOnly(run)?.takeIf { !reactive(server) } ?: OwnApplicationCheck.skip(run)
     }
 
     /** Why a run's method is for reactive stacks only ([ReactiveOnly]), or null. */

@@ -36,6 +36,7 @@ object ParamCheck {
         declared: Set<String>,
         profiled: Boolean = false,
     ): String? = valueProblem(given, declared)
+        ?: OwnApplicationCheck.problem(given, runs)
         ?: capacityProblem(runs)
         ?: clientQuotaProblem()
         ?: timingProblem(given, runs)

@@ -2,6 +2,7 @@ package serverbench.params
 
 import org.junit.jupiter.api.Test
 import org.openjdk.jmh.annotations.Param
+import serverbench.benchmarks.OwnCode
 import serverbench.benchmarks.PooledHttpBenchmark
 import serverbench.benchmarks.TunableHttpBenchmark
 import java.io.File
@@ -15,10 +16,14 @@ import kotlin.test.assertTrue
  * and a name spelled as a string outside `params` would drift from both. Pure: reads classes and sources only.
  */
 class ParamNamesTest {
-    /** Every class of serverbench.benchmarks as compiled (JMH's generated ones left out), superclasses first. */
+    /**
+     * Every class of serverbench.benchmarks as compiled (JMH's generated ones left out), superclasses first; a user's
+     * family put there declares its own `@Param`s, which need no rule ([OwnCode.isOwn]).
+     */
     private val classes: List<Class<*>> = File("target/classes/serverbench/benchmarks").listFiles()!!
         .filter { it.extension == "class" && '$' !in it.name }
         .map { Class.forName("serverbench.benchmarks.${it.nameWithoutExtension}", false, javaClass.classLoader) }
+        .filterNot { OwnCode.isOwn(it) }
 
     private fun declared(c: Class<*>): Set<String> =
         c.declaredFields.filter { it.isAnnotationPresent(Param::class.java) }.map { it.name }.toSet()

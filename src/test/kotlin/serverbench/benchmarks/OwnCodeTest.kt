@@ -1,0 +1,135 @@
+package serverbench.benchmarks
+
+import example.orders.OrderController
+import example.orders.OrdersBenchmark
+import example.reactiveshop.ReactiveShopBenchmark
+import example.shop.ShopBenchmark
+import org.junit.jupiter.params.ParameterizedTest
+import org.junit.jupiter.params.provider.EnumSource
+import org.openjdk.jmh.annotations.Benchmark
+import org.springframework.boot.web.server.context.WebServerApplicationContext
+import serverbench.app.NoopEndpoints
+import serverbench.client.LoadFailure
+import serverbench.client.Request
+import serverbench.fixture.Http
+import serverbench.fixture.ServerFixture
+import serverbench.fixture.ServerKind
+import serverbench.fixture.ServerSources
+import java.io.File
+import kotlin.test.Test
+import kotlin.test.assertEquals
+import kotlin.test.assertFailsWith
+import kotlin.test.assertNotEquals
+import kotlin.test.assertTrue
+
+/**
+ * A user's code under the fixture, on real servers: the example of docs/your-own-benchmark.md (its controller beside
+ * the built-in application, declared by [ServerEndpoints] or found by a package scan), and a user's own
+ * `@SpringBootApplication` ([ServerApplication]) on the stacks its web type allows, refused on the others in one line.
+ */
+class OwnCodeTest {
+    private fun variants(benchmark: Class<*>) =
+        benchmark.methods.filter { it.isAnnotationPresent(Benchmark::class.java) }.map { it.name }.sorted()
+
+    /** The stack that answered, from the server Spring started: TomcatWebServer, JettyWebServer, NettyWebServer. */
+    private fun container(server: ServerFixture) =
+        (server.context as WebServerApplicationContext).webServer!!.javaClass.simpleName.lowercase()
+
+    @ParameterizedTest
+    @EnumSource(ServerKind::class)
+    fun `the example's endpoint answers each of its benchmark's requests beside the built-in ones`(kind: ServerKind) {
+        val benchmark = OrdersBenchmark()
+        ServerFixture.start(kind, sources = OwnCode.sources(OrdersBenchmark::class.java)).use { server ->
+            assertTrue(container(server).startsWith(kind.id), container(server))
+            val variants = variants(OrdersBenchmark::class.java)
+            assertEquals(listOf("getOrder"), variants)
+            for (variant in variants) server.verify(benchmark.request(variant))
+            server.verify(Request("/noop/hello", NoopEndpoints.HELLO))
+        }
+    }
+
+    @Test
+    fun `a wrong answer from the user's endpoint fails the check`() {
+        ServerFixture.start(ServerKind.TOMCAT, sources = OwnCode.sources(OrdersBenchmark::class.java)).use { server ->
+            val failure = assertFailsWith<LoadFailure> { server.verify(Request("/orders/42", """{"id":43}""")) }
+            assertTrue(failure.message.orEmpty().contains("invalid body; first: GET /orders/42"), failure.message)
+        }
+    }
+
+    @Test
+    fun `a package scan finds the user's controller`() {
+        val sources = ServerSources(packages = listOf(OrderController::class.java.packageName))
+        ServerFixture.start(ServerKind.NETTY, sources = sources).use { server ->
+            server.verify(OrdersBenchmark().request("getOrder"))
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ServerKind::class, names = ["TOMCAT", "JETTY"])
+    fun `a servlet application of the user's runs with its own configuration instead of the built-in`(
+        kind: ServerKind,
+    ) {
+        ServerFixture.start(kind, sources = OwnCode.sources(ShopBenchmark::class.java)).use { server ->
+            assertTrue(container(server).startsWith(kind.id), container(server))
+            server.verify(ShopBenchmark().request("greeting"))
+            // shop.properties says server.port=18097: traffic stays on the fixture's ephemeral port of 127.0.0.1.
+            assertNotEquals(18097, server.port)
+            assertEquals(404, Http.get(server.address, "/noop/hello").first, "the built-in application is not there")
+        }
+    }
+
+    @Test
+    fun `a reactive application of the user's runs on netty`() {
+        ServerFixture.start(ServerKind.NETTY, sources = OwnCode.sources(ReactiveShopBenchmark::class.java)).use {
+            assertTrue(container(it).startsWith("netty"), container(it))
+            it.verify(ReactiveShopBenchmark().request("greeting"))
+        }
+    }
+
+    @Test
+    fun `a stack the application's web type does not allow is refused in one line before anything starts`() {
+        val servlet = assertFailsWith<IllegalArgumentException> {
+            ServerFixture.start(ServerKind.NETTY, sources = OwnCode.sources(ShopBenchmark::class.java))
+        }
+        assertEquals(
+            "ShopApplication is a servlet (Spring MVC) application, which -p server=netty cannot run: run it with " +
+                "-p server=tomcat or -p server=jetty, or set its web type (@ServerApplication(webType = ...) or " +
+                "spring.main.web-application-type in shop.properties)",
+            servlet.message,
+        )
+        val reactive = OwnCode.sources(ReactiveShopBenchmark::class.java).refusal(ServerKind.JETTY)
+        assertEquals(
+            "ReactiveShopApplication is a reactive (WebFlux) application, which -p server=jetty cannot run: run it " +
+                "with -p server=netty, or set its web type (@ServerApplication(webType = ...) or " +
+                "spring.main.web-application-type in reactiveshop.properties)",
+            reactive,
+        )
+    }
+
+    @Test
+    fun `the annotation's web type wins over the file's, and a bad one is named`() {
+        val shop = OwnCode.sources(ShopBenchmark::class.java)
+        assertEquals(null, shop.copy(webType = "reactive").refusal(ServerKind.NETTY))
+        val bad = assertFailsWith<IllegalArgumentException> { shop.copy(webType = "servelt").ownWebType() }
+        assertEquals("ShopApplication: web type 'servelt' (webType) must be servlet or reactive", bad.message)
+    }
+
+    @Test
+    fun `the docs page shows the example's two files as they are compiled here`() {
+        val page = File("docs/your-own-benchmark.md").readText()
+        val blocks = Regex("```kotlin\n(.*?)```", RegexOption.DOT_MATCHES_ALL).findAll(page)
+            .map { it.groupValues[1].replace("package com.acme.orders", "package example.orders") }.toList()
+        for (file in listOf("OrderController.kt", "OrdersBenchmark.kt")) {
+            val source = File("src/test/kotlin/example/orders/$file").readText()
+            assertTrue(source in blocks, "docs/your-own-benchmark.md does not show $file as it is")
+        }
+    }
+
+    @Test
+    fun `a user's family is told from a built-in one by its annotation`() {
+        assertTrue(OwnCode.isOwn(OrdersBenchmark::class.java))
+        assertTrue(OwnCode.isOwn(ShopBenchmark::class.java))
+        assertTrue(!OwnCode.isOwn(NoopBenchmark::class.java))
+        assertEquals(ServerSources.BUILT_IN, OwnCode.sources(NoopBenchmark::class.java))
+    }
+}
