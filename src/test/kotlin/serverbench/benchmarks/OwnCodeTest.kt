@@ -9,7 +9,9 @@ import org.junit.jupiter.params.provider.EnumSource
 import org.openjdk.jmh.annotations.Benchmark
 import org.springframework.boot.web.server.context.WebServerApplicationContext
 import serverbench.app.NoopEndpoints
+import serverbench.client.Expect
 import serverbench.client.LoadFailure
+import serverbench.client.Method
 import serverbench.client.Request
 import serverbench.fixture.Http
 import serverbench.fixture.ServerFixture
@@ -42,7 +44,7 @@ class OwnCodeTest {
         ServerFixture.start(kind, sources = OwnCode.sources(OrdersBenchmark::class.java)).use { server ->
             assertTrue(container(server).startsWith(kind.id), container(server))
             val variants = variants(OrdersBenchmark::class.java)
-            assertEquals(listOf("getOrder"), variants)
+            assertEquals(listOf("putOrder"), variants)
             for (variant in variants) server.verify(benchmark.request(variant))
             server.verify(Request("/noop/hello", NoopEndpoints.HELLO))
         }
@@ -51,8 +53,18 @@ class OwnCodeTest {
     @Test
     fun `a wrong answer from the user's endpoint fails the check`() {
         ServerFixture.start(ServerKind.TOMCAT, sources = OwnCode.sources(OrdersBenchmark::class.java)).use { server ->
-            val failure = assertFailsWith<LoadFailure> { server.verify(Request("/orders/42", """{"id":43}""")) }
-            assertTrue(failure.message.orEmpty().contains("invalid body; first: GET /orders/42"), failure.message)
+            val wrongField = Request(
+                "/orders/42",
+                "the order as stored",
+                method = Method.PUT,
+                body = """{"sku":"SKU-42","quantity":2}""".toByteArray(),
+                expect = Expect.json("/quantity", Expect.value(3)),
+            )
+            val failure = assertFailsWith<LoadFailure> { server.verify(wrongField) }
+            val line = failure.message.orEmpty()
+            assertTrue(line.contains("invalid body; first: PUT /orders/42"), line)
+            assertTrue(line.contains("/quantity: expected 3, was 2"), line)
+            assertEquals(1, line.lines().size, line)
         }
     }
 
@@ -60,7 +72,7 @@ class OwnCodeTest {
     fun `a package scan finds the user's controller`() {
         val sources = ServerSources(packages = listOf(OrderController::class.java.packageName))
         ServerFixture.start(ServerKind.NETTY, sources = sources).use { server ->
-            server.verify(OrdersBenchmark().request("getOrder"))
+            server.verify(OrdersBenchmark().request("putOrder"))
         }
     }
 
