@@ -22,7 +22,7 @@ internal class H2Connections(
      * The request's head, built once: HPACK encodes it per stream (its dynamic table makes that a few bytes). A
      * templated request's [renderer] updates its path and length per send.
      */
-    val headers: Http2Headers = RequestRenderer(client.request, address.hostString, address.port)
+    val headers: Http2Headers = (client.renderer ?: RequestRenderer(client.request, address.hostString, address.port))
         .h2Head(if (client.settings.tls != null) "https" else "http", "${address.hostString}:${address.port}")
 
     /** A templated request's renderer (the client's); null for a constant request. */
