@@ -120,6 +120,7 @@ abstract class HttpBenchmark : ProtocolParams() {
     protected var variant: String = ""
 
     private var sut: ServerUnderTest? = null
+    private var ownDatabase: OwnDatabase? = null
     private var client: LoadGroup? = null
     private val measured = MeasuredIterations()
     private var latencyLog: LatencyLog? = null
@@ -250,12 +251,17 @@ abstract class HttpBenchmark : ProtocolParams() {
                 secure,
                 sources,
             ) {
-                serverProperties() + startDependencies() + TlsParams.properties(provider) + H2Params.properties(http2)
+                val database = OwnDatabase.startFor(javaClass)?.also { ownDatabase = it }?.properties().orEmpty()
+                serverProperties() + database + startDependencies() + TlsParams.properties(provider) +
+                    H2Params.properties(http2)
             }
         }
         val name = javaClass.simpleName.substringBefore('_')
         val props = serverProperties() + TlsParams.properties(provider.takeIf { sslProvider != Knobs.DEFAULT })
         val own = sources.takeIf { it.own }?.let { "the user's code (${it.describe()}) starts only in this JVM" }
+            ?: "its PostgreSQL (@EmbeddedPostgres) starts only in this JVM".takeIf {
+                OwnCode.embeddedPostgres(javaClass)
+            }
         TargetServer.requireRemoteable(values, name, inProcessOnly ?: own, props)
         return TargetServer.connect(target, kind, secure)
     }
@@ -373,11 +379,20 @@ abstract class HttpBenchmark : ProtocolParams() {
                 sut?.close()
             } finally {
                 try {
-                    stopDependencies()
+                    stopDependenciesAndDatabase()
                 } finally {
                     (sut as? InProcessServer)?.closeBudget()
                 }
             }
+        }
+    }
+
+    private fun stopDependenciesAndDatabase() {
+        try {
+            stopDependencies()
+        } finally {
+            ownDatabase?.close()
+            ownDatabase = null
         }
     }
 

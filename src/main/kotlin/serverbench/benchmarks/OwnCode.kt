@@ -20,6 +20,9 @@ object OwnCode {
     fun isOwn(benchmark: Class<*>): Boolean = declared(benchmark, ServerEndpoints::class.java) != null ||
         declared(benchmark, ServerApplication::class.java) != null
 
+    /** Whether [benchmark] asks for a PostgreSQL of its own ([EmbeddedPostgres]). */
+    fun embeddedPostgres(benchmark: Class<*>): Boolean = declared(benchmark, EmbeddedPostgres::class.java) != null
+
     /** On the class or a superclass: JMH runs a generated subclass of the user's benchmark class. */
     private fun <A : Annotation> declared(benchmark: Class<*>, annotation: Class<A>): A? =
         generateSequence(benchmark) { it.superclass }.firstNotNullOfOrNull { it.getAnnotation(annotation) }

@@ -1,0 +1,25 @@
+// serverbench's end-to-end test of this example (maven-invoker-plugin, `mvn verify -Pfull` at serverbench's root):
+// after `mvn package` here, one short run of the service's benchmark from its own jar must succeed with 0 errors.
+import groovy.json.JsonSlurper
+
+def java = new File(System.getProperty('java.home'), 'bin/java').path
+def results = new File(basedir, 'target/e2e.json')
+def command = [java, '-Dserverbench.warmup=off', '-jar', 'bench/target/benchmarks.jar', 'OrdersServiceBenchmark',
+               '-p', 'server=tomcat', '-i', '1', '-r', '3s', '-rf', 'json', '-rff', results.path]
+def process = new ProcessBuilder(command).directory(basedir).redirectErrorStream(true).start()
+def output = new StringBuilder()
+process.inputStream.eachLine { line ->
+    println line
+    output.append(line).append('\n')
+}
+def exit = process.waitFor()
+assert exit == 0: "the benchmark run exited with $exit"
+def text = output.toString()
+assert text.contains('PostgreSQL on port'): 'no PostgreSQL was started for the service'
+assert !text.contains('could not make the forks\' class-data archive'): 'the built-in NoopBenchmark failed in this jar'
+def run = new JsonSlurper().parse(results).find { it.benchmark.endsWith('OrdersServiceBenchmark.createOrder') }
+assert run != null: "no createOrder result in $results"
+assert run.primaryMetric.score > 0: "req/s: ${run.primaryMetric.score}"
+assert run.secondaryMetrics.errors.score == 0: "errors: ${run.secondaryMetrics.errors.score}"
+println "orders-service end to end: createOrder ${run.primaryMetric.score} req/s, 0 errors"
+return true
