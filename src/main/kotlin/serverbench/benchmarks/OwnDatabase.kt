@@ -2,7 +2,7 @@ package serverbench.benchmarks
 
 import serverbench.fixture.PostgresServer
 
-/** The PostgreSQL a benchmark class asks for with [EmbeddedPostgres], for one trial; Spring's properties point to it. */
+/** The PostgreSQL a benchmark class asks for with [EmbeddedPostgres], for one trial; Spring's properties name it. */
 internal class OwnDatabase private constructor(private val postgres: PostgresServer) : AutoCloseable {
     fun properties(): Map<String, Any> = mapOf(URL to postgres.jdbcUrl, USERNAME to PostgresServer.USER, PASSWORD to "")
 
