@@ -18,8 +18,33 @@ data class Frame(val name: String, val samples: Long, val percent: Double)
  * by total time would list only them; the callee stands for such a frame, and the list shows where the time divides.
  */
 data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples: Long) {
+    /** The frames of a user's code (those under [ownCode]'s package) by total time, pass-through or not. */
+    fun own(lines: Sequence<String>, prefix: String, n: Int = 5): List<Frame> {
+        val total = HashMap<String, Long>()
+        for (line in lines) {
+            val space = line.lastIndexOf(' ')
+            val count = line.substring(space + 1).trim().toLongOrNull() ?: continue
+            if (space <= 0 || count <= 0) continue
+            line.substring(0, space).split(';').map { normalize(it) }.filter { it.startsWith(prefix) }.toSet()
+                .forEach { total.merge(it, count, Long::plus) }
+        }
+        return total.entries.sortedWith(compareByDescending<Map.Entry<String, Long>> { it.value }.thenBy { it.key })
+            .take(n).map { Frame(it.key, it.value, if (samples == 0L) 0.0 else 100.0 * it.value / samples) }
+    }
+
     companion object {
         const val PASS_THROUGH = 0.95
+
+        /**
+         * The package of a user's family's code, as frames name it (`com/example/`): the first two parts of its
+         * benchmark class's package (the service's code is seldom in the benchmark's own package); null for a
+         * built-in family.
+         */
+        fun ownCode(benchmark: String): String? {
+            val parts = benchmark.substringBeforeLast('.').substringBeforeLast('.').split('.')
+            if (parts.firstOrNull() == "serverbench" || parts.size < 2) return null
+            return parts.take(2).joinToString("/", postfix = "/")
+        }
 
         /** Frame names are [normalize]d; the event (`alloc` or another) is read from the files' names. */
         fun of(files: List<File>, n: Int = 5, collapse: Boolean = true): TopFrames {
@@ -60,7 +85,7 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
 
         private val JIT_STATE = Regex("_\\[[j01i]]$")
         private val LAMBDA = Regex("[$][$]Lambda[$]\\d+")
-        private val HIDDEN = Regex("/0x[0-9a-fA-F]+")
+        private val HIDDEN = Regex("[/.]0x[0-9a-fA-F]+")
 
         /**
          * One name per method: async-profiler's annotations of how a frame ran (`_[j]` compiled, `_[i]` inlined, `_[0]`
@@ -135,6 +160,22 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
                         }
                         out.append(cells.joinToString(" | ", "| ", " |\n"))
                     }
+                    val prefix = ownCode(run.benchmark) ?: continue
+                    val own = top.own(
+                        files.asSequence().flatMap { f ->
+                            f.bufferedReader().use { it.readLines() }
+                        },
+                        prefix,
+                    )
+                    val pkg = prefix.trimEnd('/').replace('/', '.')
+                    out.append(
+                        if (own.isEmpty()) {
+                            "\nYour code (`$pkg`): in no sample.\n"
+                        } else {
+                            "\nYour code (`$pkg`), total %: " +
+                                own.joinToString(" · ") { "${code(short(it.name))} ${percent(it.percent)}" } + "\n"
+                        },
+                    )
                 }
             }
             return out.toString()

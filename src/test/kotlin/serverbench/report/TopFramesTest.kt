@@ -97,6 +97,7 @@ class TopFramesTest {
         val lambda = "CpuEndpoints\$\$Lambda.invoke"
         assertEquals(lambda, read("serverbench/app/CpuEndpoints\$\$Lambda\$312/0x0000000800f1a000.invoke"))
         assertEquals(lambda, read("serverbench/app/CpuEndpoints\$\$Lambda/0x000001f0010a3c58.invoke"))
+        assertEquals(lambda, read("serverbench/app/CpuEndpoints\$\$Lambda.0x00007f236815fa10.invoke"))
         assertEquals(
             "PostRuntimeDispatch::oop_access_barrier",
             read(
@@ -150,5 +151,34 @@ class TopFramesTest {
             """.trimMargin(),
             section.substringAfter("\n\n"),
         )
+    }
+
+    @Test
+    fun `a user's family shows its own code's frames by total time, a built-in family none`(@TempDir dir: File) {
+        assertEquals("com/example/", TopFrames.ownCode("com.example.orders.bench.OrdersServiceBenchmark.createOrder"))
+        assertEquals(null, TopFrames.ownCode(benchmark))
+        val collapsed = File(dir, "cpu.collapsed").apply {
+            writeText(
+                """
+                Thread.run;Servlet.service;com/example/orders/OrderController.create;com/example/orders/Pricing.total 30
+                Thread.run;Servlet.service;com/example/orders/OrderController.create;Jdbc.execute 40
+                Thread.run;Servlet.service;Json.write 30
+                """.trimIndent(),
+            )
+        }
+        val own = row(
+            "com.example.orders.bench.OrdersServiceBenchmark.createOrder",
+            mapOf("server" to "tomcat"),
+            1000.0,
+            10.0,
+            profiles = listOf(collapsed),
+        )
+        val md = Report.markdown(listOf(own), "x.json", null, null)
+        assertTrue(
+            md.contains("\nYour code (`com.example`), total %: `OrderController.create` 70.0 · `Pricing.total` 30.0\n"),
+            md,
+        )
+        val builtIn = Report.markdown(listOf(run("10000", listOf(collapsed))), "x.json", null, null)
+        assertFalse(builtIn.contains("Your code"), builtIn)
     }
 }

@@ -26,7 +26,7 @@ fun row(
     iterations: Int = 0,
     iterationTime: String = "",
 ): BenchmarkResult = BenchmarkResult(
-    if (benchmark.startsWith("serverbench.")) benchmark else "serverbench.benchmarks.$benchmark",
+    if (benchmark.count { it == '.' } >= 2) benchmark else "serverbench.benchmarks.$benchmark",
     params,
     Metric(score, error, "ops/s"),
     secondary,
