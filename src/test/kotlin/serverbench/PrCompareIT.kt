@@ -7,6 +7,7 @@ import serverbench.testing.git
 import serverbench.testing.runProcess
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
+import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 import kotlin.time.Duration.Companion.minutes
@@ -69,5 +70,45 @@ class PrCompareIT {
         assertTrue(File(artifacts, "report.md").readText().contains("| hello | netty |"), "report.md")
         // The comment lists only what the folder holds: no -prof flame, no profiles.
         assertTrue(!comment.contains("profiles/"), comment)
+    }
+
+    /**
+     * Fails before: the forks' results stayed in the head worktree under the temporary directory, which the exit trap
+     * deleted, so an interrupted run (Ctrl-C, a cancelled or timed-out workflow) left no fork's results to upload.
+     */
+    @Test
+    fun `an interrupted run keeps the finished forks' results in the artifacts`() {
+        val clone = runCatching { git("rev-parse", "--is-inside-work-tree") }.getOrNull() == "true"
+        assumeTrue(clone, "skipped: not a git clone")
+        val out = File("target/pr-compare-interrupted-it").absoluteFile.apply { deleteRecursively() }
+        val log = File("target/pr-compare-interrupted-it.log").absoluteFile
+        val worktrees = git("worktree", "list")
+        // Its own process group (setsid), which Ctrl-C signals as a whole: the script, compare and the running fork.
+        val builder = ProcessBuilder(
+            "setsid", "bash", "scripts/pr-compare", "HEAD", "HEAD", "--head-jar", Jar.path.path, "--forks", "4",
+            "--budget", "0", "--out", out.path, "NoopBenchmark.hello$", "-p", "server=netty", "-wi", "0", "-i", "1",
+            "-r", "1s",
+        ).redirectErrorStream(true).redirectOutput(log)
+        builder.environment()["JAVA_TOOL_OPTIONS"] = "-Dserverbench.warmup=off"
+        val process = builder.start()
+        try {
+            // "fork 3 of 8" starts once forks 1 and 2 (base-1, head-1) have finished.
+            val deadline = System.nanoTime() + 10.minutes.inWholeNanoseconds
+            while (!log.readText().contains("compare: fork 3 of") && process.isAlive) {
+                assertTrue(
+                    System.nanoTime() < deadline,
+                    "no third fork within 10 min: ${log.readText().takeLast(3000)}",
+                )
+                Thread.sleep(200)
+            }
+            assertTrue(process.isAlive, "ended before its third fork: ${log.readText().takeLast(3000)}")
+            ProcessBuilder("kill", "-INT", "--", "-${process.pid()}").start().waitFor()
+            assertTrue(process.waitFor(2, TimeUnit.MINUTES), "still running 2 min after Ctrl-C")
+        } finally {
+            if (process.isAlive) ProcessBuilder("kill", "-KILL", "--", "-${process.pid()}").start().waitFor()
+        }
+        val forks = File(out, "artifacts/forks").list().orEmpty().toSet()
+        assertTrue(forks.containsAll(listOf("base-1.json", "head-1.json")), "$forks; ${log.readText().takeLast(3000)}")
+        assertEquals(worktrees, git("worktree", "list"))
     }
 }

@@ -273,7 +273,7 @@ abstract class HttpBenchmark : ProtocolParams() {
     private fun warmUp(client: LoadGroup, sut: ServerUnderTest, request: Request, settings: ClientSettings): Double? {
         warmupSeconds = -1.0
         this.light = null
-        val w = warmup ?: return null
+        val w = (warmup ?: return null).let { w -> sut.jit?.let(w::judging) ?: w }
         val light = SteadyWarmup.Light.of(concurrency, sut.address, request, settings, sut.remote)
         this.light = light
         val outcome = w.run(client, light, { iterationStarted(client) }, { iterationEnded(client, false) })

@@ -14,6 +14,7 @@ import serverbench.fixture.ServerKind
 import serverbench.fixture.ServerSources
 import serverbench.metrics.BudgetReport
 import serverbench.metrics.InFlightGauge
+import serverbench.metrics.JitSource
 import serverbench.metrics.RemoteResources
 import serverbench.metrics.ResourceMeter
 import serverbench.metrics.ResourceSource
@@ -36,6 +37,9 @@ internal abstract class ServerUnderTest : AutoCloseable {
 
     /** Processors the server may use: this JVM's (the budget's, under one), or the target's. */
     abstract val processors: Int
+
+    /** The JIT the steady warmup judges: null for this JVM's own (JitMeter); a target's ([TargetJit]). */
+    open val jit: JitSource? = null
 
     /** The setup line's "netty on /127.0.0.1:40079: context started in 812 ms" part. */
     abstract fun describe(): String
@@ -188,6 +192,7 @@ internal class TargetServer private constructor(
     override val resources = RemoteResources(target)
     private val status = target.requireServer(kind)
     private val description = target.describe(status)
+    override val jit = TargetJit.of(target, status)
     override val processors: Int get() = status.availableProcessors
 
     override fun describe() = "$description; server-side figures from that process, the client's from this JVM"

@@ -6,6 +6,7 @@ import serverbench.client.LoadGroup
 import serverbench.client.Properties
 import serverbench.client.Request
 import serverbench.metrics.JitMeter
+import serverbench.metrics.JitSource
 import serverbench.metrics.Steadiness
 import java.net.InetSocketAddress
 import java.time.Duration
@@ -35,7 +36,10 @@ import java.util.concurrent.TimeUnit
  * whole bursts of responses (handlers that wait in step answer `concurrency` at a time) make its count jump. Where even
  * a 5 s window cannot be more precise than that, the tolerance widens to half a burst of all connections per window.
  */
-class SteadyWarmup(private val maxSeconds: Long, private val jit: JitMeter = JitMeter()) {
+class SteadyWarmup(private val maxSeconds: Long, private val jit: JitSource = JitMeter()) {
+
+    /** The same warmup, judging [source]'s JIT (a target's) instead of this JVM's. */
+    fun judging(source: JitSource) = SteadyWarmup(maxSeconds, source)
 
     class Outcome(
         val seconds: Double,

@@ -16,14 +16,14 @@ import java.lang.management.ManagementFactory
  * Compiler threads serve the whole JVM, so the figure includes what the load client's own code costs to compile; a
  * compiler thread that ends between two samples (HotSpot stops idle extra ones) takes its last slice with it.
  */
-class JitMeter internal constructor(private val tasks: File) {
+class JitMeter internal constructor(private val tasks: File) : JitSource {
     constructor() : this(File("/proc/self/task"))
 
     /**
      * One reading: nanoseconds on a CPU and waiting for one by compiler thread id ([Demand]), or else the elapsed
      * compile time.
      */
-    class Sample internal constructor(internal val threads: Map<Int, Demand>, internal val elapsedNanos: Long) {
+    class Sample(internal val threads: Map<Int, Demand>, internal val elapsedNanos: Long) {
         /** Nanoseconds the JIT was at work or waiting to be since [earlier]; a thread started since counts from 0. */
         fun nanosSince(earlier: Sample): Long = since(earlier) { it.run + it.wait } +
             (elapsedNanos - earlier.elapsedNanos).coerceAtLeast(0)
@@ -47,13 +47,13 @@ class JitMeter internal constructor(private val tasks: File) {
     val perThread: Boolean = compilerThreads().isNotEmpty()
 
     /** What a figure is, for the console line. */
-    val label: String = if (perThread) {
+    override val label: String = if (perThread) {
         "compiler threads' time on or waiting for a CPU"
     } else {
         "elapsed compile time (no per-thread figure here)"
     }
 
-    fun sample(): Sample = if (perThread) {
+    override fun sample(): Sample = if (perThread) {
         Sample(compilerThreads(), 0)
     } else {
         Sample(emptyMap(), (compilation?.totalCompilationTime ?: 0) * 1_000_000)

@@ -67,7 +67,10 @@ object Findings {
         val top = mutableListOf<String>()
         if (shared.loop) top += groups.first().loop
         val budget = groups.first().budget
+        val remote = runs.count { MetricCatalogue.SERVER_REMOTE.name in it.secondary }
         top += when {
+            remote > 0 && runs.all { it.engine == BenchmarkResult.HARNESS } -> targets(remote, runs.size)
+
             !shared.budget -> "the load client in the same JVM as the server, never under its CPU budget"
 
             budget.isEmpty() && runs.any { it.engine != BenchmarkResult.HARNESS } ->
@@ -139,6 +142,14 @@ object Findings {
         val second = StackPairs.lines(steady, runs.size) + flags
         if (second.isEmpty()) return listOf(first)
         return listOf(first, "  " + second.joinToString(" ") { it.replaceFirstChar { c -> c.uppercase() } + "." })
+    }
+
+    /** Runs against a target ([remote] of [all]): its server ran in a process of its own, whatever its cores. */
+    private fun targets(remote: Int, all: Int): String = if (remote == all) {
+        "the server in a process of its own (-Dserverbench.target), the load client in the benchmark's JVM"
+    } else {
+        "$remote of $all runs against a server in a process of its own (-Dserverbench.target), the load client in " +
+            "the benchmark's JVM; the others with the load client in the server's JVM"
     }
 
     /** Where each engine's load client ran, for rows of several engines (scripts/hyperfoil's beside the harness's). */

@@ -57,10 +57,18 @@ object TrackerExport {
         return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(tree) + "\n"
     }
 
-    /** `CpuBenchmark.direct (concurrency=64, limit=10000, server=netty)`: parameters by name, unset knobs left out. */
+    /**
+     * `CpuBenchmark.direct (concurrency=64, limit=10000, server=netty)`: parameters by name, unset knobs left out; a
+     * run against a target adds `target` (its server ran in a process of its own: a series of its own).
+     */
     fun name(run: BenchmarkResult): String {
-        val params = run.params.filterNot { Knobs.unset(it.key, it.value) }.toSortedMap()
-            .entries.joinToString(", ") { "${it.key}=${it.value}" }
+        val remote = MetricCatalogue.SERVER_REMOTE.name in run.secondary
+        val params = (
+            run.params.filterNot {
+                Knobs.unset(it.key, it.value)
+            }.toSortedMap().entries.map { "${it.key}=${it.value}" } +
+                listOfNotNull("target".takeIf { remote })
+            ).joinToString(", ")
         val method = run.benchmark.split('.').takeLast(2).joinToString(".")
         return if (params.isEmpty()) method else "$method ($params)"
     }

@@ -52,6 +52,8 @@ class RemoteTargetIT {
             )
             assertEquals(0, ok.exitCode, ok.toString())
             assertTrue(ok.stdout.contains("netty on 127.0.0.1:${s.port} (pid ${s.pid},"), ok.toString())
+            // The steady warmup judged the target's JIT, not this JVM's (which compiles only the load client).
+            assertTrue(ok.stdout.contains("the target's elapsed compile time, from its admin endpoint"), ok.toString())
             val text = json.readText()
             assertTrue(text.contains("\"server.remote\""), "the results say the server ran elsewhere")
             assertTrue(

@@ -3,6 +3,7 @@ package serverbench.report
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import serverbench.metrics.Guards
+import serverbench.metrics.MetricCatalogue
 import serverbench.testing.errorCount
 import serverbench.testing.latencyRange
 import serverbench.testing.metric
@@ -487,5 +488,25 @@ class FindingsTest {
         val read = https + plain.map { it.copy(params = it.params - "tls") }
         assertTrue(lines(read).any { it.startsWith("- **Noop** tls=false") }, lines(read).joinToString("\n"))
         assertFalse(lines(read).any { "null" in it }, lines(read).joinToString("\n"))
+    }
+
+    /** Fails before: the line said the client ran in the server's JVM on its cores, for a server in its own process. */
+    @Test
+    fun `runs against a target say the server ran in a process of its own`() {
+        val remote = mapOf(MetricCatalogue.SERVER_REMOTE.name to Metric(1.0, 0.0, "flag"))
+        fun noop(server: String, score: Double, flag: Map<String, Metric>) =
+            row("NoopBenchmark.hello", mapOf("server" to server, "concurrency" to "64"), score, 1.0, flag)
+        val all = lines(listOf(noop("netty", 900.0, remote), noop("tomcat", 800.0, remote)))
+            .first { it.startsWith("Conditions:") }
+        assertTrue(
+            all.startsWith(
+                "Conditions: closed loop, 64 connections; the server in a process of its own " +
+                    "(-Dserverbench.target), the load client in the benchmark's JVM",
+            ),
+            all,
+        )
+        val mixed = lines(listOf(noop("netty", 900.0, remote), noop("tomcat", 800.0, emptyMap())))
+            .first { it.startsWith("Conditions:") }
+        assertTrue(mixed.contains("1 of 2 runs against a server in a process of its own"), mixed)
     }
 }

@@ -1,7 +1,9 @@
 package serverbench.report
 
 import org.junit.jupiter.api.Test
+import serverbench.metrics.MetricCatalogue
 import serverbench.report.TrackerExport.Format
+import serverbench.testing.row
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -162,5 +164,20 @@ class TrackerExportTest {
         assertEquals(Format.BIGGER, Format.of("github-benchmark-bigger"))
         assertEquals(Format.SMALLER, Format.of("github-benchmark-smaller"))
         assertNull(Format.of("json"))
+    }
+
+    /** Fails before: a target's points and in-process points of the same run joined one series. */
+    @Test
+    fun `a run against a target is a series of its own`() {
+        val params = mapOf("server" to "netty", "concurrency" to "64")
+        val remote = mapOf(MetricCatalogue.SERVER_REMOTE.name to Metric(1.0, 0.0, "flag"))
+        assertEquals(
+            "NoopBenchmark.hello (concurrency=64, server=netty)",
+            TrackerExport.name(row("NoopBenchmark.hello", params)),
+        )
+        assertEquals(
+            "NoopBenchmark.hello (concurrency=64, server=netty, target)",
+            TrackerExport.name(row("NoopBenchmark.hello", params, secondary = remote)),
+        )
     }
 }
