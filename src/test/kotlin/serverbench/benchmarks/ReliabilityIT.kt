@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.ValueSource
 import serverbench.Full
+import serverbench.fixture.CpuPlacement
+import serverbench.fixture.WritableCgroups
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import java.nio.file.Files
@@ -158,6 +160,39 @@ class ReliabilityIT {
             process.descendants().forEach { it.destroyForcibly() }
             process.destroyForcibly()
             dir.deleteRecursively()
+        }
+    }
+
+    /** Fails before: the fork halted without its shutdown hooks, leaving its CPU budget's group until the next run. */
+    @Full
+    @Test
+    fun `a killed launcher leaves no CPU budget group behind`() {
+        val located = WritableCgroups.assume(CpuPlacement.of("1", "none"))
+        val started = Jar.start(
+            "NoopBenchmark.hello", "-p", "server=netty", "-p", "cpus=1", "-f", "1", "-wi", "0", "-i", "30", "-r", "1s",
+        )
+        val process = started.process
+        try {
+            val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
+            var groups = emptyList<File>()
+            while (groups.isEmpty()) {
+                assertTrue(
+                    process.isAlive && System.nanoTime() < deadline,
+                    "no fork made its group: ${started.out.readText().takeLast(4000)}",
+                )
+                Thread.sleep(100)
+                groups = process.descendants().toList().flatMap { p ->
+                    located.hierarchies.map { File(it.base, "serverbench-${p.pid()}") }
+                }.filter { it.isDirectory }
+            }
+            val family = process.descendants().toList()
+            process.destroy()
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS))
+            for (p in family) assertTrue(!p.onExit().get(30, TimeUnit.SECONDS).isAlive, "fork ${p.pid()} lives on")
+            assertEquals(emptyList(), groups.filter { it.exists() }, "groups left behind")
+        } finally {
+            process.descendants().forEach { it.destroyForcibly() }
+            process.destroyForcibly()
         }
     }
 
