@@ -7,6 +7,7 @@ import example.shop.ShopBenchmark
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.EnumSource
 import org.openjdk.jmh.annotations.Benchmark
+import org.springframework.boot.WebApplicationType
 import org.springframework.boot.web.server.context.WebServerApplicationContext
 import serverbench.app.NoopEndpoints
 import serverbench.client.Expect
@@ -116,6 +117,15 @@ class OwnCodeTest {
                 "spring.main.web-application-type in reactiveshop.properties)",
             reactive,
         )
+    }
+
+    /** Fails before: only `<config>.properties` was read, so a YAML-configured reactive application read servlet. */
+    @Test
+    fun `the web type is read from the application's YAML file too, the properties file winning`() {
+        val yaml = OwnCode.sources(ReactiveShopBenchmark::class.java).copy(config = "yamlshop")
+        assertEquals(WebApplicationType.REACTIVE, yaml.ownWebType())
+        assertEquals(WebApplicationType.REACTIVE, yaml.copy(config = "reactiveshop").ownWebType())
+        assertEquals(WebApplicationType.SERVLET, yaml.copy(config = "shop").ownWebType())
     }
 
     @Test
