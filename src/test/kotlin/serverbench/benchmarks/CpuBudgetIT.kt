@@ -148,7 +148,7 @@ class CpuBudgetIT {
     }
 
     @Test
-    fun `the group of a fork killed with its launcher is removed by the next budgeted run`() {
+    fun `the group of a fork killed with -9 is removed by the next budgeted run`() {
         assumeCgroups()
         val started = Jar.start(
             "NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1",
@@ -165,10 +165,12 @@ class CpuBudgetIT {
                 )
                 Thread.sleep(50)
             }
+            // The fork first, with -9: one whose launcher alone dies removes its group itself (ReliabilityIT).
             val family = process.descendants().toList()
+            family.forEach { it.destroyForcibly() }
+            for (p in family) p.onExit().get(30, TimeUnit.SECONDS)
             process.destroyForcibly()
             assertTrue(process.waitFor(30, TimeUnit.SECONDS))
-            for (p in family) p.onExit().get(30, TimeUnit.SECONDS)
             assertEquals(1, groups().size, "the killed fork could not remove its group")
         } finally {
             process.descendants().forEach { it.destroyForcibly() }
