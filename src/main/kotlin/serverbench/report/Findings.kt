@@ -67,7 +67,7 @@ object Findings {
         val top = mutableListOf<String>()
         if (shared.loop) top += groups.first().loop
         val budget = groups.first().budget
-        val remote = runs.count { MetricCatalogue.SERVER_REMOTE.name in it.secondary }
+        val remote = runs.count { it.remote }
         top += when {
             remote > 0 && runs.all { it.engine == BenchmarkResult.HARNESS } -> targets(remote, runs.size)
 
@@ -155,7 +155,7 @@ object Findings {
     /** Where each engine's load client ran, for rows of several engines (scripts/hyperfoil's beside the harness's). */
     private fun clients(runs: List<BenchmarkResult>): String = listOfNotNull(
         runs.filter { it.engine == BenchmarkResult.HARNESS }.takeIf { it.isNotEmpty() }?.let { harness ->
-            if (harness.all { MetricCatalogue.SERVER_REMOTE.name in it.secondary }) {
+            if (harness.all { it.remote }) {
                 "the harness's in a JVM of its own (-Dserverbench.target)"
             } else {
                 "the harness's in the server's JVM"

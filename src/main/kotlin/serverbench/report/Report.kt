@@ -82,7 +82,7 @@ object Report {
                     "ran open loop at the rate the search found (the lowest it tried where none met the objective).",
             )
         }
-        if (head.any { MetricCatalogue.SERVER_REMOTE.name in it.secondary }) {
+        if (head.any { it.remote }) {
             out.append(
                 " Runs against a server on its own host (`-Dserverbench.target`): its CPU, heap, threads and " +
                     "throttling were measured in that server's process (over its admin endpoint), latency, req/s " +

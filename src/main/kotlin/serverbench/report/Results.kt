@@ -82,6 +82,9 @@ data class BenchmarkResult(
      */
     val engine: String get() = params[ENGINE] ?: HARNESS
 
+    /** Against a target (`-Dserverbench.target`): its server ran in a process of its own. */
+    val remote: Boolean get() = MetricCatalogue.SERVER_REMOTE.name in secondary
+
     /** `heap.allocLowerBound` above 0: `heap.allocPerReq` could not count all allocation, so it is a lower bound. */
     val allocLowerBound: Boolean get() = (secondary[MetricCatalogue.ALLOC_LOWER_BOUND.name]?.score ?: 0.0) > 0
 

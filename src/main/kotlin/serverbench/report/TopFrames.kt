@@ -17,21 +17,13 @@ data class Frame(val name: String, val samples: Long, val percent: Double)
  * one callee: every stack starts with the same thread-start and event-loop frames at nearly 100 %, so a plain top 5
  * by total time would list only them; the callee stands for such a frame, and the list shows where the time divides.
  */
-data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples: Long) {
-    /** The frames of a user's code (those under [ownCode]'s package) by total time, pass-through or not. */
-    fun own(lines: Sequence<String>, prefix: String, n: Int = 5): List<Frame> {
-        val total = HashMap<String, Long>()
-        for (line in lines) {
-            val space = line.lastIndexOf(' ')
-            val count = line.substring(space + 1).trim().toLongOrNull() ?: continue
-            if (space <= 0 || count <= 0) continue
-            line.substring(0, space).split(';').map { normalize(it) }.filter { it.startsWith(prefix) }.toSet()
-                .forEach { total.merge(it, count, Long::plus) }
-        }
-        return total.entries.sortedWith(compareByDescending<Map.Entry<String, Long>> { it.value }.thenBy { it.key })
-            .take(n).map { Frame(it.key, it.value, if (samples == 0L) 0.0 else 100.0 * it.value / samples) }
-    }
-
+data class TopFrames(
+    val self: List<Frame>,
+    val total: List<Frame>,
+    val samples: Long,
+    /** The frames of a user's code (under [ownCode]'s package) by total time, pass-through or not. */
+    val own: List<Frame> = emptyList(),
+) {
     companion object {
         const val PASS_THROUGH = 0.95
 
@@ -47,13 +39,19 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
         }
 
         /** Frame names are [normalize]d; the event (`alloc` or another) is read from the files' names. */
-        fun of(files: List<File>, n: Int = 5, collapse: Boolean = true): TopFrames {
+        fun of(files: List<File>, n: Int = 5, collapse: Boolean = true, ownPrefix: String? = null): TopFrames {
             val alloc = files.any { ProfileLayout.event(it) == "alloc" }
             val lines = files.asSequence().flatMap { f -> f.bufferedReader().use { it.readLines() } }
-            return of(lines, n, alloc, collapse)
+            return of(lines, n, alloc, collapse, ownPrefix)
         }
 
-        fun of(lines: Sequence<String>, n: Int = 5, alloc: Boolean = false, collapse: Boolean = true): TopFrames {
+        fun of(
+            lines: Sequence<String>,
+            n: Int = 5,
+            alloc: Boolean = false,
+            collapse: Boolean = true,
+            ownPrefix: String? = null,
+        ): TopFrames {
             val self = HashMap<String, Long>()
             val total = HashMap<String, Long>()
             // Samples in which a frame called another, once per stack: how much of a frame's time one callee takes.
@@ -77,11 +75,15 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
                 calls.forEach { (call, samples) -> widest.merge(call.first, samples, ::maxOf) }
                 widest.filter { (frame, samples) -> samples >= PASS_THROUGH * total.getValue(frame) }.keys
             }
-            fun top(counts: Map<String, Long>) = counts.entries.filter { it.key !in passing }
-                .sortedWith(compareByDescending<Map.Entry<String, Long>> { it.value }.thenBy { it.key }).take(n)
-                .map { Frame(it.key, it.value, 100.0 * it.value / all) }
-            return TopFrames(top(self), top(total), all)
+            fun top(counts: Map<String, Long>) = rank(counts.filterKeys { it !in passing }, n, all)
+            val own = ownPrefix?.let { p -> rank(total.filterKeys { it.startsWith(p) }, n, all) }.orEmpty()
+            return TopFrames(top(self), top(total), all, own)
         }
+
+        /** The [n] largest [counts], in % of [all] samples; ties by name. */
+        private fun rank(counts: Map<String, Long>, n: Int, all: Long): List<Frame> = counts.entries
+            .sortedWith(compareByDescending<Map.Entry<String, Long>> { it.value }.thenBy { it.key }).take(n)
+            .map { Frame(it.key, it.value, 100.0 * it.value / all) }
 
         private val JIT_STATE = Regex("_\\[[j01i]]$")
         private val LAMBDA = Regex("[$][$]Lambda[$]\\d+")
@@ -148,7 +150,8 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
                         "time to one callee left out: the callee stands for them).\n",
                 )
                 for ((_, run, files) in rows) {
-                    val top = of(files)
+                    val prefix = ownCode(run.benchmark)
+                    val top = of(files, ownPrefix = prefix)
                     val label = listOf(run.variant, ProfileLayout.label(run.params)).filter { it.isNotEmpty() }
                     val samples = String.format(Locale.ROOT, "%,d", top.samples)
                     out.append("\n**${label.joinToString(" · ")}**: $samples samples\n\n")
@@ -160,13 +163,8 @@ data class TopFrames(val self: List<Frame>, val total: List<Frame>, val samples:
                         }
                         out.append(cells.joinToString(" | ", "| ", " |\n"))
                     }
-                    val prefix = ownCode(run.benchmark) ?: continue
-                    val own = top.own(
-                        files.asSequence().flatMap { f ->
-                            f.bufferedReader().use { it.readLines() }
-                        },
-                        prefix,
-                    )
+                    if (prefix == null) continue
+                    val own = top.own
                     val pkg = prefix.trimEnd('/').replace('/', '.')
                     out.append(
                         if (own.isEmpty()) {

@@ -62,7 +62,7 @@ object TrackerExport {
      * run against a target adds `target` (its server ran in a process of its own: a series of its own).
      */
     fun name(run: BenchmarkResult): String {
-        val remote = MetricCatalogue.SERVER_REMOTE.name in run.secondary
+        val remote = run.remote
         val params = (
             run.params.filterNot {
                 Knobs.unset(it.key, it.value)
