@@ -35,6 +35,7 @@ import serverbench.params.ClientThreadsParam
 import serverbench.params.CpuParams
 import serverbench.params.Knobs
 import serverbench.params.Objective
+import serverbench.params.ParamValues
 import serverbench.params.RunName
 import java.time.Duration
 import java.util.concurrent.TimeUnit
@@ -175,7 +176,8 @@ abstract class HttpBenchmark : ProtocolParams() {
         ForkStart.setup()
         ForkGuard.installInFork()
         try {
-            val kind = ServerKind.of(server)
+            // -p server=other labels a target of another kind; a stack in this JVM is one of the three.
+            val kind = if (server == ParamValues.OTHER) null else ServerKind.of(server)
             val objective = checkLoad()
             val values = RunName.values(params)
             val h2Streams = H2Params.streams(values)
@@ -184,7 +186,7 @@ abstract class HttpBenchmark : ProtocolParams() {
             variant = params.benchmark.substringAfterLast('.')
             val request = request(variant)
             val secure = TlsParams.enabled(tls)
-            val provider = TlsParams.provider(kind, secure, sslProvider)
+            val provider = kind?.let { TlsParams.provider(it, secure, sslProvider) }
             warmup = SteadyWarmup.fromSystemProperties(javaClass.simpleName.substringBefore('_'))
             val started = System.nanoTime()
             val sut = startServer(kind, values, provider, h2Streams > 0).also { this.sut = it }
@@ -236,7 +238,7 @@ abstract class HttpBenchmark : ProtocolParams() {
 
     /** The server under test: started in this JVM, or the one `-Dserverbench.target` names. */
     private fun startServer(
-        kind: ServerKind,
+        kind: ServerKind?,
         values: Map<String, String>,
         provider: String?,
         http2: Boolean,
@@ -245,6 +247,9 @@ abstract class HttpBenchmark : ProtocolParams() {
         val target = RemoteTarget.fromSystemProperties()
         val sources = OwnCode.sources(javaClass)
         if (target == null) {
+            requireNotNull(kind) {
+                "-p server=$server labels a server that runs elsewhere: only with -D${RemoteTarget.TARGET}=host:port"
+            }
             return InProcessServer.start(
                 kind,
                 CpuPlacement.of(cpus, cpuset, clientCpus = CpuParams.clientCpus()),
@@ -263,7 +268,13 @@ abstract class HttpBenchmark : ProtocolParams() {
                 OwnCode.embeddedPostgres(javaClass)
             }
         TargetServer.requireRemoteable(values, name, inProcessOnly ?: own, props)
-        return TargetServer.connect(target, kind, secure)
+        target.https?.let { https ->
+            require(https == secure) {
+                "-D${RemoteTarget.TARGET} names an ${if (https) "https" else "http"}:// server, and -p tls=$tls " +
+                    "speaks ${if (secure) "TLS" else "plain HTTP"}: make them agree"
+            }
+        }
+        return TargetServer.connect(target, server, secure)
     }
 
     /**

@@ -9,6 +9,7 @@ import serverbench.client.Request
 import serverbench.fixture.ServerKind
 import serverbench.params.ParamNames
 import serverbench.params.ParamRules
+import serverbench.params.ParamValues
 
 /**
  * The JSON family: a POST of an order of about `bodyBytes` (`Content-Type: application/json`), decoded by Jackson into
@@ -32,7 +33,8 @@ class JsonBenchmark : TunableHttpBenchmark() {
 
     override fun serverProperties(): Map<String, Any> {
         val only = javaClass.methods.firstOrNull { it.name == variant }?.getAnnotation(ReactiveOnly::class.java)
-        require(only == null || ServerKind.of(server).webType == WebApplicationType.REACTIVE) {
+        val reactive = server == ParamValues.OTHER || ServerKind.of(server).webType == WebApplicationType.REACTIVE
+        require(only == null || reactive) {
             "JsonBenchmark.$variant runs on reactive stacks only, not $server: ${only?.why}"
         }
         return super.serverProperties()

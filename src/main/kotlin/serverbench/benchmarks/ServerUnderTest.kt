@@ -9,10 +9,13 @@ import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
 import serverbench.fixture.DownstreamStub
 import serverbench.fixture.RemoteTarget
+import serverbench.fixture.ServeAdmin
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import serverbench.fixture.ServerSources
+import serverbench.fixture.TargetStatus
 import serverbench.metrics.BudgetReport
+import serverbench.metrics.ClientSideResources
 import serverbench.metrics.InFlightGauge
 import serverbench.metrics.JitSource
 import serverbench.metrics.RemoteResources
@@ -178,39 +181,53 @@ internal class InProcessServer private constructor(
 }
 
 /**
- * A server that already runs, started by `scripts/serve` (`-Dserverbench.target=host:port`): checked to run the stack
- * `-p server` names before any load; its process's CPU, threads, heap, GC and throttling come from its admin endpoint
- * each iteration ([RemoteResources]), the client's figures from this JVM.
+ * A server that already runs (`-Dserverbench.target=host:port`). Started by `scripts/serve`, it is checked to run the
+ * stack `-p server` names before any load, and its process's CPU, threads, heap, GC and throttling come from its admin
+ * endpoint each iteration ([RemoteResources]). Any other HTTP server says neither: `-p server` then only labels the
+ * results, and the server-side figures are absent ([ClientSideResources]), never zeros or the client's. The client's
+ * figures come from this JVM either way.
  */
 internal class TargetServer private constructor(
     private val target: RemoteTarget,
-    private val kind: ServerKind,
     private val tls: Boolean,
+    private val status: TargetStatus?,
+    override val resources: ResourceSource,
+    override val jit: JitSource?,
 ) : ServerUnderTest() {
     override val address: InetSocketAddress get() = target.address
     override val remote = true
-    override val resources = RemoteResources(target)
-    private val status = target.requireServer(kind)
-    private val description = target.describe(status)
-    override val jit = TargetJit.of(target, status)
-    override val processors: Int get() = status.availableProcessors
 
-    override fun describe() = "$description; server-side figures from that process, the client's from this JVM"
+    // A server that does not say its processors is taken to have this host's, as on one machine.
+    override val processors: Int get() = status?.availableProcessors ?: Runtime.getRuntime().availableProcessors()
+
+    override fun describe() = if (status != null) {
+        "${target.describe(status)}; server-side figures from that process, the client's from this JVM"
+    } else {
+        "a server on ${ServeAdmin.hostPort(target.address)} that says neither its stack nor its figures (no " +
+            "scripts/serve admin endpoint at ${ServeAdmin.hostPort(target.adminAddress)}): no server-side " +
+            "figures, the client's from this JVM"
+    }
 
     override fun clientSettings(settings: ClientSettings) =
         if (tls) settings.copy(tls = ClientTls.trustingAny(settings.http2Streams > 0)) else settings
 
-    override fun endIteration(): BudgetReport? = resources.budget()
+    override fun endIteration(): BudgetReport? = (resources as? RemoteResources)?.budget()
 
     override fun close() {}
 
     companion object {
         /**
-         * Connects to [target] for a run that asks [kind]; [requireRemoteable] has refused what only a server in this
-         * JVM can take.
+         * Connects to [target] for a run labelled `-p server=`[server], which a target started by `scripts/serve` must
+         * run; [requireRemoteable] has refused what only a server in this JVM can take.
          */
-        fun connect(target: RemoteTarget, kind: ServerKind, tls: Boolean): TargetServer =
-            TargetServer(target, kind, tls)
+        fun connect(target: RemoteTarget, server: String, tls: Boolean): TargetServer {
+            val status = target.servedStatus()
+            if (status == null) {
+                return TargetServer(target, tls, null, ClientSideResources(target.toString()), null)
+            }
+            target.requireServer(server, status)
+            return TargetServer(target, tls, status, RemoteResources(target), TargetJit.of(target, status))
+        }
 
         /**
          * Before [connect]: what a run of [benchmark] with [params] and the server [properties] asks that only a

@@ -74,6 +74,10 @@ class Workload(
 
         /** TLS, per-connection request limits and HTTP/2 are the harness's: refused with where to measure them. */
         private fun requireConnectionParams(params: Map<String, String>) {
+            require(params[ParamNames.SERVER] != ParamValues.OTHER) {
+                "-p server=other: not on Hyperfoil (it drives a scripts/serve stack it starts or names): drive a " +
+                    "server of another kind with the harness, -Dserverbench.target=host:port"
+            }
             // The export writes an http:// host; TLS on Hyperfoil (its own certificates and engine) is not done here.
             require(params[ParamNames.TLS] != ParamValues.TRUE) {
                 "-p tls=true: not on Hyperfoil (its workload speaks plain HTTP here); drive HTTPS with the harness " +

@@ -14,6 +14,7 @@ import serverbench.client.LoadFailure
 import serverbench.metrics.RunFiles
 import serverbench.params.Objective
 import serverbench.params.ParamNames
+import serverbench.params.ParamValues
 import serverbench.params.RunName
 import serverbench.profile.ProfileLayout
 import java.io.File
@@ -93,7 +94,8 @@ class Session(
     /** The class-data archive's flags for [run]'s forks (made first if needed), or none. */
     private fun archiveArgs(archives: ForkArchive?, run: Plan.Run): List<String> {
         val server = run.params[ParamNames.SERVER]
-        if (archives == null || server == null) return emptyList()
+        // A server of another kind (a target's label) has no stack here to train an archive on.
+        if (archives == null || server == null || server == ParamValues.OTHER) return emptyList()
         archives.prepare(server) { ArchiveTraining.run(options, server, it) }
         return archives.useArgs(server)
     }

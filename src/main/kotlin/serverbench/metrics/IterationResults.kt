@@ -152,7 +152,7 @@ object IterationResults {
             out += M.ALLOC_PER_REQ.ratio(allocated.toDouble(), client.successes.toDouble())
         }
         resources.allocLowerBound?.let { out += M.ALLOC_LOWER_BOUND.scalar(if (it) 1.0 else 0.0) }
-        out += M.THREADS_PEAK.scalar(resources.peakThreads.toDouble())
+        if (resources.peakThreads >= 0) out += M.THREADS_PEAK.scalar(resources.peakThreads.toDouble())
         if (resources.inFlightMax >= 0) out += M.IN_FLIGHT_MAX.scalar(resources.inFlightMax.toDouble())
         if (resources.openFds >= 0) out += M.FDS_OPEN.scalar(resources.openFds.toDouble())
         if (resources.heapAfterGcBytes >= 0) out += M.HEAP_AFTER_GC.scalar(resources.heapAfterGcBytes / 1048576.0)

@@ -27,7 +27,7 @@ object ParamRules {
     private const val MAX_WAIT_MS = 600_000
 
     val rules: Map<String, Rule> = mapOf(
-        N.SERVER to oneOf(V.SERVERS),
+        N.SERVER to oneOf(V.SERVERS + V.OTHER),
         N.CONCURRENCY to integer(1, 100_000),
         // 0 = closed loop; a million requests a second is far beyond what one client thread can schedule.
         N.RATE to integer(0, 1_000_000),

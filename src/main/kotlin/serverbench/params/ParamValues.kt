@@ -11,6 +11,12 @@ object ParamValues {
     const val NETTY = "netty"
     val SERVERS = listOf(TOMCAT, JETTY, NETTY)
 
+    /**
+     * `-p server=other`: a target none of the three stacks (a Go or Python server, a gateway), or one that does not
+     * say its stack; only with `-Dserverbench.target`, where it labels the results and nothing checks it.
+     */
+    const val OTHER = "other"
+
     /** `-p protocol`: HTTP/1.1, one request in flight per connection, or HTTP/2 with `-p streams` per connection. */
     const val H1 = "h1"
     const val H2 = "h2"

@@ -82,13 +82,7 @@ object Report {
                     "ran open loop at the rate the search found (the lowest it tried where none met the objective).",
             )
         }
-        if (head.any { it.remote }) {
-            out.append(
-                " Runs against a server on its own host (`-Dserverbench.target`): its CPU, heap, threads and " +
-                    "throttling were measured in that server's process (over its admin endpoint), latency, req/s " +
-                    "and the client's CPU in the benchmark's JVM.",
-            )
-        }
+        if (head.any { it.remote }) out.append(targets(head.filter { it.remote }))
         if (head.any { BenchmarkResult.ENGINE in it.params }) out.append(engines(head))
         if (withBaseline) {
             out.append(
@@ -105,6 +99,22 @@ object Report {
     }
 
     /** What the `engine` column means, where a page has rows of other load engines. */
+    /**
+     * Where a target's figures were measured; a target that reports nothing of its process has no server-side
+     * figures at all (its cells stay empty, never zeros or the client's).
+     */
+    private fun targets(remote: List<BenchmarkResult>): String {
+        val blind = remote.count { MetricCatalogue.SERVER_CPU.name !in it.secondary }
+        val where = " Runs against a server on its own host (`-Dserverbench.target`): latency, req/s and the client's " +
+            "CPU were measured in the benchmark's JVM"
+        val measured = "; the server's CPU, heap, threads and throttling in that server's process (over its admin " +
+            "endpoint)"
+        val which = if (blind == remote.size) "The target" else "In $blind of those runs, the target"
+        val none = " $which said nothing of its process (no scripts/serve admin endpoint): its server cores, CPU per " +
+            "request, heap and threads are absent, not zero."
+        return where + (if (blind < remote.size) measured else "") + "." + (if (blind > 0) none else "")
+    }
+
     private fun engines(head: List<BenchmarkResult>): String {
         val hyperfoilTomcat = head.any { it.engine.startsWith("hyperfoil") && it.params[ParamNames.SERVER] == "tomcat" }
         val keepAlive = if (hyperfoilTomcat) {

@@ -27,7 +27,7 @@ class ReliabilityIT {
     fun `bad input is refused in one line naming the parameter, exit 2, nothing run or written`() {
         val cases = listOf(
             listOf("Noop", "-p", "server=undertow") to
-                "serverbench: -p server=undertow: server must be tomcat, jetty or netty",
+                "serverbench: -p server=undertow: server must be tomcat, jetty, netty or other",
             listOf("CpuBenchmark", "-p", "limit=0") to
                 "serverbench: -p limit=0: limit must be an integer from 1 to 10000000",
             listOf("CpuBenchmark", "-p", "limit=abc") to

@@ -37,7 +37,7 @@ class HyperfoilOptionsTest {
     @Test
     fun `the launcher's checks hold, and its selection`() {
         assertEquals(
-            "-p server=undertow: server must be tomcat, jetty or netty",
+            "-p server=undertow: server must be tomcat, jetty, netty or other",
             problem("NoopBenchmark", "-p", "server=undertow"),
         )
         assertTrue(problem("NoopBenchmark", "-p", "limt=1").startsWith("-p limt=1: no selected benchmark has"))

@@ -55,7 +55,7 @@ class ParamCheckTest {
     @Test
     fun `each bad value is named with what is allowed`() {
         assertEquals(
-            "-p server=undertow: server must be tomcat, jetty or netty",
+            "-p server=undertow: server must be tomcat, jetty, netty or other",
             check("server" to "netty,undertow"),
         )
         assertEquals("-p concurrency=0: concurrency must be an integer from 1 to 100000", check("concurrency" to "0"))

@@ -94,4 +94,43 @@ class TargetCheckTest {
         assertTrue(line.startsWith("no serverbench admin endpoint at http://127.0.0.1:"), line)
         assertEquals(1, line.lines().size)
     }
+
+    @Test
+    fun `any HTTP server takes one label for its stack, other only with a target, its scheme agreeing with tls`() {
+        // No admin port named, nothing answering at port + 1 as the admin does: the server itself is on port, and
+        // port + 1 is a free one or someone else's.
+        System.setProperty(RemoteTarget.TARGET, "127.0.0.1:${server.port}")
+        val other = planRun("NoopBenchmark.hello", "server" to "other", "tls" to "false")
+        assertNull(TargetCheck.problem(listOf(other), profiled = false))
+        val tomcat = planRun("NoopBenchmark.hello", "server" to "tomcat")
+        assertEquals(
+            "the target 127.0.0.1:${server.port} does not say its stack (no scripts/serve admin endpoint at port " +
+                "${server.port + 1}): name it with one -p server=tomcat|jetty|netty|other (a label for its " +
+                "results; nothing checks it)",
+            TargetCheck.problem(listOf(netty, tomcat), profiled = false),
+        )
+        System.setProperty(RemoteTarget.TARGET, "https://127.0.0.1:${server.port}")
+        assertEquals(
+            "-Dserverbench.target names an https:// server, and NoopBenchmark.hello (server=other) " +
+                "speaks plain HTTP: add -p tls=true",
+            TargetCheck.problem(listOf(other), profiled = false),
+        )
+        System.clearProperty(RemoteTarget.TARGET)
+        assertEquals(
+            "-p server=other labels a server that runs elsewhere: only with -Dserverbench.target=host:port (in this " +
+                "JVM, -p server is tomcat, jetty or netty)",
+            TargetCheck.problem(listOf(other), profiled = false),
+        )
+    }
+
+    @Test
+    fun `a target with an admin endpoint is no server of another kind`() {
+        aim()
+        val other = planRun("NoopBenchmark.hello", "server" to "other")
+        assertEquals(
+            "the target 127.0.0.1:${server.port} runs netty, not -p server=other: add -p server=netty, or start " +
+                "the target with scripts/serve --server other",
+            TargetCheck.problem(listOf(other), profiled = false),
+        )
+    }
 }

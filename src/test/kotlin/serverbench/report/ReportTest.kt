@@ -89,9 +89,17 @@ class ReportTest {
     fun `a report of runs against a target says which host measured which figures, others do not`() {
         fun noop(secondary: Map<String, Metric>) =
             row("NoopBenchmark.hello", mapOf("server" to "netty"), secondary = secondary)
-        val remote = Report.markdown(listOf(noop(mapOf(remoteFlag()))), "x", null, null)
-        assertTrue(remote.contains("measured in that server's process"), remote)
+        val cpu = "server.cpu" to Metric(1.4, 0.1, "cores")
+        val remote = Report.markdown(listOf(noop(mapOf(remoteFlag(), cpu))), "x", null, null)
+        assertTrue(remote.contains("throttling in that server's process"), remote)
+        assertFalse(remote.contains("said nothing of its process"), remote)
         assertFalse(Report.markdown(listOf(noop(emptyMap())), "x", null, null).contains("that server's process"))
+        // Any HTTP server: no server-side figure, and the page says they are absent rather than leaving it to guess.
+        val blind = Report.markdown(listOf(noop(mapOf(remoteFlag()))), "x", null, null)
+        assertTrue(blind.contains("The target said nothing of its process"), blind)
+        assertFalse(blind.contains("that server's process"), blind)
+        val both = Report.markdown(listOf(noop(mapOf(remoteFlag(), cpu)), noop(mapOf(remoteFlag()))), "x", null, null)
+        assertTrue(both.contains("In 1 of those runs, the target said nothing"), both)
     }
 
     @Test
