@@ -11,7 +11,7 @@ internal class HttpSubstitution(
     private val external: Map<String, String>,
     private val definitions: Map<String, Definition>,
 ) {
-    /** A piece of resolved text: literal [text], or the client placeholder [placeholder] written as [written]. */
+    /** A piece of resolved text: literal [text], or a client [placeholder] (`seq`), [text] then being as written. */
     class Part(val text: String, val placeholder: String? = null)
 
     /** [text], from [line], with its variables resolved. */
