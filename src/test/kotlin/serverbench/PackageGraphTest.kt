@@ -43,7 +43,7 @@ class PackageGraphTest {
         assertEquals(
             setOf(
                 "hyperfoil", "compare", "launcher", "metrics", "profile", "benchmarks", "report", "app", "client",
-                "fixture", "params",
+                "fixture", "params", "workload",
             ),
             graph.keys,
         )
