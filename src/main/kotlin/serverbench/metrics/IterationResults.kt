@@ -22,6 +22,10 @@ object IterationResults {
         val resources = report.resources ?: return out
         out += serverCpu(report, resources)
         out += serverMemory(report.client, resources)
+        if (resources.gcPauseNanos >= 0) {
+            // Per second of wall, as the throttled time: a sum over the iteration would grow with its length.
+            out += M.GC_PAUSE.ratio(resources.gcPauseNanos.toDouble(), report.client.wallNanos.toDouble(), scale = 1e3)
+        }
         return out
     }
 
@@ -152,6 +156,7 @@ object IterationResults {
             out += M.ALLOC_PER_REQ.ratio(allocated.toDouble(), client.successes.toDouble())
         }
         resources.allocLowerBound?.let { out += M.ALLOC_LOWER_BOUND.scalar(if (it) 1.0 else 0.0) }
+        // A target that reports no thread figure says -1, never a peak of 0 threads.
         if (resources.peakThreads >= 0) out += M.THREADS_PEAK.scalar(resources.peakThreads.toDouble())
         if (resources.inFlightMax >= 0) out += M.IN_FLIGHT_MAX.scalar(resources.inFlightMax.toDouble())
         if (resources.openFds >= 0) out += M.FDS_OPEN.scalar(resources.openFds.toDouble())

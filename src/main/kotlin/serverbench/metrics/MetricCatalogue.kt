@@ -109,6 +109,9 @@ object MetricCatalogue {
     val FDS_OPEN = MetricSpec("fds.open", "fds", MAX, whole = true)
     val HEAP_AFTER_GC = MetricSpec("heap.afterGc", "MB", MAX)
 
+    /** Stop-the-world GC pause time per second of wall ([ResourceReport.gcPauseNanos]), the server's whole process. */
+    val GC_PAUSE = MetricSpec("gc.pause", "ms/s", POOLED, LOWER)
+
     /** `errors.<kind>`, written where non-zero. */
     val ERRORS_BY_KIND: Map<FailureKind, MetricSpec> =
         FailureKind.entries.associateWith { MetricSpec("errors.${it.name.lowercase()}", "count", SUM, LOWER) }
@@ -130,7 +133,8 @@ object MetricCatalogue {
         OPEN_LOOP_LATE, OPEN_LOOP_DROPPED, OPEN_LOOP_CONNECTIONS, LITTLES_LAW, NOT_STEADY, WARMUP_SECONDS,
         FORK_START_MS, UNANSWERED, OPS_WITHOUT_SUCCESS, RECONNECTS, CLIENT_CPU_PER_REQ, CLIENT_PROCESS_CPU,
         CLIENT_PROCESS_CPU_PER_REQ, CLIENT_THREADS, CLIENT_THREAD_SPREAD, SERVER_REMOTE, SERVER_CPU_OF_BUDGET,
-        ALLOC_LOWER_BOUND, IN_FLIGHT_MAX, FDS_OPEN, HEAP_AFTER_GC, CAPACITY_HIGH, CAPACITY_KIND, CAPACITY_STEPS,
+        ALLOC_LOWER_BOUND, IN_FLIGHT_MAX, FDS_OPEN, HEAP_AFTER_GC, GC_PAUSE, CAPACITY_HIGH, CAPACITY_KIND,
+        CAPACITY_STEPS,
     ) + ERRORS_BY_KIND.values + WARNINGS.values +
         LATENCY.filter { l -> listOf(P50, P99, P999, UNCORRECTED_P99).none { it.name == l.name } }
 

@@ -43,6 +43,8 @@ class RemoteResources(private val target: RemoteTarget) : ResourceSource {
             machineBusy = MachineCpu.busyShare(machineStart, MachineCpu.sample()),
             remoteServer = target.toString(),
             clientProcessCpuNanos = if (ownCpuStart < 0 || ownCpuEnd < 0) -1 else ownCpuEnd - ownCpuStart,
+            // An older serve that does not say (null) has no figure either: its gcMillis counts concurrent cycles too.
+            gcPauseNanos = ResourceReport.growthMillisAsNanos(from.gcPauseMillis ?: -1, to.gcPauseMillis ?: -1),
         )
     }
 

@@ -1,5 +1,6 @@
 package serverbench.metrics
 
+import serverbench.fixture.GcPauses
 import java.lang.management.ManagementFactory
 import java.lang.management.MemoryType
 
@@ -42,6 +43,7 @@ class ResourceMeter(
     }
 
     private var cpuStart = 0L
+    private var gcPauseStart = -1L
     private var allocatedStart = 0L
     private var machineStart: MachineCpu.Sample? = null
     private var threadIdsStart: Set<Long> = emptySet()
@@ -62,6 +64,7 @@ class ResourceMeter(
         cpuStart = processCpuNanos()
         outsideStart = outsideThreads().associateWith { cpuAndAllocated(it) }
         allocatedStart = allocatedBytes()
+        gcPauseStart = GcPauses.millis()
     }
 
     override fun end(): ResourceReport {
@@ -87,6 +90,7 @@ class ResourceMeter(
             allocLowerBound = if (totalAllocated != null || allocated < 0) null else threadsCameAndWent(),
             outsideCpuNanos = outsideCpu,
             outsideAllocatedBytes = outsideAllocated,
+            gcPauseNanos = ResourceReport.growthMillisAsNanos(gcPauseStart, GcPauses.millis()),
         )
     }
 

@@ -30,6 +30,12 @@ class ResourceReport(
      * threads): what a separate tool's process is measured by, so the two compare on equal terms. -1 otherwise.
      */
     val clientProcessCpuNanos: Long = -1,
+    /**
+     * Stop-the-world GC pause time over the iteration (serverbench.fixture.GcPauses: the collectors' pauses, their
+     * concurrent cycles left out, as Micrometer's `jvm.gc.pause`), of the whole process: in-process the client's
+     * garbage too. -1 where it cannot tell.
+     */
+    val gcPauseNanos: Long = -1,
 ) {
     companion object {
         /**
@@ -37,5 +43,16 @@ class ResourceReport(
          * that subtracting one -1 from another would give.
          */
         fun growth(from: Long, to: Long): Long = if (from < 0 || to < 0) -1 else to - from
+
+        /** [growth] of a counter of milliseconds, in nanoseconds; -1 as [growth]. */
+        fun growthMillisAsNanos(from: Long, to: Long): Long = growth(from, to).let {
+            if (it <
+                0
+            ) {
+                -1
+            } else {
+                it * 1_000_000
+            }
+        }
     }
 }

@@ -46,6 +46,7 @@ class MetricCatalogueTest {
             heapAfterGcBytes = 1 shl 20,
             inFlightMax = 2,
             allocLowerBound = true,
+            gcPauseNanos = 3_000_000,
         ),
         warmupSeconds = 10.0,
         lastMeasurement = true,

@@ -14,10 +14,10 @@ import kotlin.test.assertEquals
  * process CPU or allocation counters answers (-1): the figure is then absent (-1), never a difference of 0.
  */
 class RemoteResourcesTest {
-    private fun status(cpu: Long, allocated: Long) = TargetStatus(
+    private fun status(cpu: Long, allocated: Long, gcPauseMillis: Long? = null) = TargetStatus(
         server = "netty", pid = 1, jdk = "17", availableProcessors = 2, processCpuNanos = cpu,
         allocatedBytes = allocated, threads = 20, peakThreads = 20, gcCount = 0, gcMillis = 0,
-        heapAfterGcBytes = -1, openFds = 30, inFlightMax = -1,
+        heapAfterGcBytes = -1, openFds = 30, inFlightMax = -1, gcPauseMillis = gcPauseMillis,
     )
 
     /** Runs [block] against an admin endpoint whose answers are [answers], one per request, in turn. */
@@ -50,11 +50,13 @@ class RemoteResourcesTest {
         }
         assertEquals(-1, report.processCpuNanos, "no CPU figure")
         assertEquals(-1, report.allocatedBytes, "no allocation figure")
+        // An older serve, whose status has no pause time: no figure either.
+        assertEquals(-1, report.gcPauseNanos, "no GC pause figure")
     }
 
     @Test
     fun `a target that reports them gives their growth over the iteration`() {
-        val report = admin(status(1_000, 4_096), status(5_000, 10_240)) {
+        val report = admin(status(1_000, 4_096, 10), status(5_000, 10_240, 13)) {
             RemoteResources(it).run {
                 begin()
                 end()
@@ -62,6 +64,7 @@ class RemoteResourcesTest {
         }
         assertEquals(4_000, report.processCpuNanos)
         assertEquals(6_144, report.allocatedBytes)
+        assertEquals(3_000_000, report.gcPauseNanos)
     }
 
     @Test
