@@ -5,6 +5,7 @@ import serverbench.client.ClientSettings
 import serverbench.client.ClientTls
 import serverbench.client.LoadGroup
 import serverbench.client.Request
+import serverbench.fixture.ActuatorEndpoint
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
 import serverbench.fixture.DownstreamStub
@@ -14,6 +15,7 @@ import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
 import serverbench.fixture.ServerSources
 import serverbench.fixture.TargetStatus
+import serverbench.metrics.ActuatorResources
 import serverbench.metrics.BudgetReport
 import serverbench.metrics.ClientSideResources
 import serverbench.metrics.InFlightGauge
@@ -193,6 +195,8 @@ internal class TargetServer private constructor(
     private val status: TargetStatus?,
     override val resources: ResourceSource,
     override val jit: JitSource?,
+    /** Why the target gave no server-side figures ("" when it gave some). */
+    private val noFigures: String,
 ) : ServerUnderTest() {
     override val address: InetSocketAddress get() = target.address
     override val remote = true
@@ -200,12 +204,17 @@ internal class TargetServer private constructor(
     // A server that does not say its processors is taken to have this host's, as on one machine.
     override val processors: Int get() = status?.availableProcessors ?: Runtime.getRuntime().availableProcessors()
 
-    override fun describe() = if (status != null) {
-        "${target.describe(status)}; server-side figures from that process, the client's from this JVM"
-    } else {
-        "a server on ${ServeAdmin.hostPort(target.address)} that says neither its stack nor its figures (no " +
-            "scripts/serve admin endpoint at ${ServeAdmin.hostPort(target.adminAddress)}): no server-side " +
-            "figures, the client's from this JVM"
+    override fun describe() = when {
+        status != null -> "${target.describe(status)}; server-side figures from that process, the client's from " +
+            "this JVM"
+
+        resources is ActuatorResources -> "a server on ${ServeAdmin.hostPort(target.address)} that does not say " +
+            "its stack (no scripts/serve admin endpoint); server-side figures from its Actuator ($resources), the " +
+            "client's from this JVM"
+
+        else -> "a server on ${ServeAdmin.hostPort(target.address)} that says neither its stack nor its figures (no " +
+            "scripts/serve admin endpoint at ${ServeAdmin.hostPort(target.adminAddress)}, $noFigures): no " +
+            "server-side figures, the client's from this JVM"
     }
 
     override fun clientSettings(settings: ClientSettings) =
@@ -223,10 +232,23 @@ internal class TargetServer private constructor(
         fun connect(target: RemoteTarget, server: String, tls: Boolean): TargetServer {
             val status = target.servedStatus()
             if (status == null) {
-                return TargetServer(target, tls, null, ClientSideResources(target.toString()), null)
+                val override = System.getProperty(ActuatorEndpoint.PROPERTY)
+                var absent = ""
+                val actuator = ActuatorResources.probe(target.address, tls, override) { absent = it }
+                    ?: return TargetServer(
+                        target,
+                        tls,
+                        null,
+                        ClientSideResources(target.toString()),
+                        TargetJit.own("the target reports no compile time"),
+                        absent,
+                    )
+                val jit =
+                    actuator.jit() ?: TargetJit.own("the target's Actuator has no ${ActuatorResources.COMPILATION}")
+                return TargetServer(target, tls, null, actuator, jit, "")
             }
             target.requireServer(server, status)
-            return TargetServer(target, tls, status, RemoteResources(target), TargetJit.of(target, status))
+            return TargetServer(target, tls, status, RemoteResources(target), TargetJit.of(target, status), "")
         }
 
         /**

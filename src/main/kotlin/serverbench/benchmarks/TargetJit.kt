@@ -19,9 +19,14 @@ internal class TargetJit private constructor(private val target: RemoteTarget) :
         fun of(target: RemoteTarget, status: TargetStatus): JitSource = if (status.jitNanos != null) {
             TargetJit(target)
         } else {
+            own("the target reports no compile time")
+        }
+
+        /** This JVM's own JIT, labelled with [why] the target's is not judged. */
+        fun own(why: String): JitSource {
             val own = JitMeter()
-            object : JitSource by own {
-                override val label = "this JVM's ${own.label}: the target reports no compile time"
+            return object : JitSource by own {
+                override val label = "this JVM's ${own.label}: $why"
             }
         }
     }

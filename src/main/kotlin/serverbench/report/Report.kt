@@ -98,23 +98,24 @@ object Report {
         return out.toString()
     }
 
-    /** What the `engine` column means, where a page has rows of other load engines. */
     /**
      * Where a target's figures were measured; a target that reports nothing of its process has no server-side
      * figures at all (its cells stay empty, never zeros or the client's).
      */
     private fun targets(remote: List<BenchmarkResult>): String {
         val blind = remote.count { MetricCatalogue.SERVER_CPU.name !in it.secondary }
-        val where = " Runs against a server on its own host (`-Dserverbench.target`): latency, req/s and the client's " +
-            "CPU were measured in the benchmark's JVM"
-        val measured = "; the server's CPU, heap, threads and throttling in that server's process (over its admin " +
-            "endpoint)"
+        val where =
+            " Runs against a server on its own host (`-Dserverbench.target`): latency, req/s and the client's " +
+                "CPU were measured in the benchmark's JVM"
+        val measured = "; the server's CPU, heap, threads and throttling in that server's process (over " +
+            "scripts/serve's admin endpoint, or the service's Actuator)"
         val which = if (blind == remote.size) "The target" else "In $blind of those runs, the target"
-        val none = " $which said nothing of its process (no scripts/serve admin endpoint): its server cores, CPU per " +
-            "request, heap and threads are absent, not zero."
+        val none = " $which said nothing of its process (no scripts/serve admin endpoint, no Actuator metrics): its " +
+            "server cores, CPU per request, heap and threads are absent, not zero."
         return where + (if (blind < remote.size) measured else "") + "." + (if (blind > 0) none else "")
     }
 
+    /** What the `engine` column means, where a page has rows of other load engines. */
     private fun engines(head: List<BenchmarkResult>): String {
         val hyperfoilTomcat = head.any { it.engine.startsWith("hyperfoil") && it.params[ParamNames.SERVER] == "tomcat" }
         val keepAlive = if (hyperfoilTomcat) {
