@@ -53,6 +53,11 @@ class ClientReport(
     threads: List<ThreadShare>? = null,
     /** Connections opened and TLS handshakes in the iteration (`-p requestsPerConnection`, docs/tls.md). */
     val handshakes: Handshakes = Handshakes(),
+    /**
+     * Successes by entry of the [RequestMix], in its order: the mix as achieved. Counted by the client threads as they
+     * completed (each [ThreadShare.successes], summed), not JMH's count; one entry for a single request.
+     */
+    val entrySuccesses: List<Long> = emptyList(),
 ) {
     val openLoop: Boolean get() = rate > 0
 
@@ -109,6 +114,9 @@ class ClientReport(
                 oldestUnansweredNanos = all.maxOf { it.oldestUnansweredNanos },
                 threads = all.flatMap { it.threads },
                 handshakes = all.map { it.handshakes }.reduce(Handshakes::plus),
+                entrySuccesses = own.entrySuccesses.indices.map { i ->
+                    all.sumOf { it.entrySuccesses.getOrElse(i) { 0 } }
+                },
             )
         }
     }

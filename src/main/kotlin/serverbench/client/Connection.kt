@@ -37,18 +37,27 @@ internal class Connection(
 
     /** Set once this request's failure has been counted, so closing the channel does not count it twice. */
     private var counted = false
-    private val parser =
-        ResponseParser(
-            client.expectedBody,
-            client.check.expectedType,
-            client.check.exact,
-            client.check.newBuffer(),
-            headRequest = client.request.method == Method.HEAD,
-        )
-    private val shapeCheck = client.request.shape?.newCheck()
 
-    /** This connection's view of the request bytes, rewound for each send instead of allocating a new view. */
-    private val requestView = client.requestBytes.duplicate().also { it.readerIndex(it.writerIndex()) }
+    /**
+     * Per entry of the client's mix, made with the connection: a parser (holding the entry's expected body, its
+     * Content-Type, HEAD framing and kept body), its shape's state and a view of its bytes. The fields after them are
+     * the entry in flight's: a single request's stay entry 0's for the connection's life; a mix's are switched by
+     * [send], reading three arrays, so the response path reads fields in both cases.
+     */
+    private val parsers = Array(client.entries.size) { i ->
+        val e = client.entries[i]
+        ResponseParser(e.expectedBody, e.check.expectedType, e.check.exact, e.check.newBuffer(), headRequest = e.head)
+    }
+    private val shapeChecks = Array(client.entries.size) { client.entries[it].request.shape?.newCheck() }
+
+    /** Each entry's view of its request bytes, rewound for each send instead of allocating a new view. */
+    private val requestViews = Array(client.entries.size) { i ->
+        client.entries[i].bytes.duplicate().also { it.readerIndex(it.writerIndex()) }
+    }
+    private var entry = client.entries[0]
+    private var parser = parsers[0]
+    private var shapeCheck = shapeChecks[0]
+    private var requestView = requestViews[0]
 
     /** Requests sent on this connection, and bytes received for the current one: for timeout messages only. */
     private var sent = 0L
@@ -79,6 +88,13 @@ internal class Connection(
     /** Sends the request; [due] is its scheduled time in open loop (0 in closed loop: due when sent). */
     override fun send(due: Long) {
         val ch = channel!!
+        if (client.mixed) {
+            val e = client.nextEntry()
+            entry = e
+            parser = parsers[e.index]
+            shapeCheck = shapeChecks[e.index]
+            requestView = requestViews[e.index]
+        }
         sent++
         received = 0
         parser.reset()
@@ -94,13 +110,13 @@ internal class Connection(
         } else {
             sentAt
         }
-        val renderer = client.renderer
+        val renderer = entry.renderer
         val bytes = if (renderer != null) {
             renderer.draw()
             renderer.writeH1(ch.alloc())
         } else if (requestView.isReadable) {
             // A view still holding unwritten bytes would be queued in the channel, so it gets a fresh one.
-            client.requestBytes.duplicate()
+            entry.bytes.duplicate()
         } else {
             // The previous request was fully written before its response arrived, so the view can be rewound.
             requestView.readerIndex(0)
@@ -117,7 +133,11 @@ internal class Connection(
                 // closing; otherwise the server sent bytes nobody requested.
                 if (!counted && ctx.channel().isActive) {
                     val n = read.readableBytes()
-                    client.failures.add(FailureKind.INVALID_BODY, "$n unexpected bytes after a complete response")
+                    client.failures.add(
+                        FailureKind.INVALID_BODY,
+                        "$n unexpected bytes after a complete response",
+                        entry.index,
+                    )
                     counted = true
                     ctx.close()
                 }
@@ -153,7 +173,7 @@ internal class Connection(
         val now = System.nanoTime()
         inFlight = false
         client.responses++
-        val rejected = client.check.verdict(
+        val rejected = entry.check.verdict(
             parser.status,
             parser.contentTypeMatches,
             parser.contentType,
@@ -162,9 +182,9 @@ internal class Connection(
             shapeCheck,
         )
         if (rejected == null) {
-            client.succeeded(now, now - intendedAt, now - sentAt, received)
+            client.succeeded(now, now - intendedAt, now - sentAt, received, entry.index)
         } else {
-            client.failures.add(rejected.kind, rejected.detail)
+            client.failures.add(rejected.kind, rejected.detail, entry.index)
         }
         next(ctx)
     }
@@ -190,7 +210,7 @@ internal class Connection(
         if (inFlight && !counted) {
             counted = true
             inFlight = false
-            client.failures.add(FailureKind.INVALID_BODY, "malformed HTTP response: $why")
+            client.failures.add(FailureKind.INVALID_BODY, "malformed HTTP response: $why", entry.index)
         }
         ctx.close()
     }
@@ -200,7 +220,7 @@ internal class Connection(
         inFlight = false
         counted = true
         val ms = client.settings.timeout.toMillis()
-        client.failures.add(FailureKind.TIMEOUT, "no complete response within $ms ms (${progress()})")
+        client.failures.add(FailureKind.TIMEOUT, "no complete response within $ms ms (${progress()})", entry.index)
         client.stats.unanswered(now - intendedAt)
         channel?.close()
     }
@@ -218,6 +238,7 @@ internal class Connection(
             client.failures.add(
                 FailureKind.CLOSED,
                 "connection closed by the server before the response was complete ($ms ms after the request)",
+                entry.index,
             )
         }
         inFlight = false
@@ -248,7 +269,7 @@ internal class Connection(
         if (inFlight && !counted) {
             counted = true
             inFlight = false
-            client.failures.add(FailureKind.IO_ERROR, cause.toString())
+            client.failures.add(FailureKind.IO_ERROR, cause.toString(), entry.index)
         }
         ctx.close()
     }

@@ -69,7 +69,7 @@ internal class ConnectionSlots(
     }
 
     /** `-p protocol=h2`: the slots are streams, [streams] to a connection. */
-    private val h2 = client.settings.http2Streams.takeIf { it > 0 }?.let { H2Connections(client, this, it, address) }
+    private val h2 = client.settings.http2Streams.takeIf { it > 0 }?.let { H2Connections(client, this, it) }
 
     /** After a batch of sends: HTTP/2 writes them out now ([H2Connections.flush]); HTTP/1.1 flushed each already. */
     fun flushWrites() {

@@ -79,8 +79,10 @@ class FailureCounts {
  * [ClientSettings.maxErrors] fail the benchmark, and in the current [iteration].
  */
 internal class Failures(
-    /** Which request to which server, to prefix each description with. */
+    /** Which request (or mix) to which server, to prefix a failure of no one request with (a connect, a handshake). */
     private val what: String,
+    /** The same for each entry of the mix, to prefix a failure of a request of that entry with. */
+    private val entries: List<String>,
     private val settings: ClientSettings,
     private val iteration: FailureCounts,
     /** Failed requests of every client thread of the trial: the tolerance applies to their sum. */
@@ -88,9 +90,12 @@ internal class Failures(
 ) {
     val trial = FailureCounts()
 
-    /** One failed request; [detail] says what was received or what went wrong. */
-    fun add(kind: FailureKind, detail: String) {
-        val text = "$what: $detail"
+    /**
+     * One failed request; [detail] says what was received or what went wrong, [entry] which entry of the mix it was
+     * ([NO_ENTRY]: a failure of the connection, not of a request sent).
+     */
+    fun add(kind: FailureKind, detail: String, entry: Int = NO_ENTRY) {
+        val text = "${if (entry == NO_ENTRY) what else entries[entry]}: $detail"
         trial.add(kind, text)
         iteration.add(kind, text)
         trialTotal.incrementAndGet()
@@ -117,5 +122,10 @@ internal class Failures(
         val counted = "$n failed request${if (n == 1L) "" else "s"}$tolerance: ${trial.summary()}$others"
         return "$counted; first: ${trial.first}" +
             if (hints.isEmpty()) "" else " [${hints.joinToString("; ")}]"
+    }
+
+    companion object {
+        /** A failure of no one entry of the mix: a connect, a TLS handshake, an open loop's request never sent. */
+        const val NO_ENTRY = -1
     }
 }

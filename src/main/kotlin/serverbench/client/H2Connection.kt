@@ -102,7 +102,7 @@ internal class H2Connection(
         ctx.pipeline().addAfter(ctx.name(), null, handler)
         // Bytes written are reported only for requests with a body (bytes.inPerReq): only then is a handler counting
         // them in every write's path.
-        if (client.request.hasBody) ctx.pipeline().addBefore(ctx.name(), null, H2BytesWritten(client.stats))
+        if (client.mix.anyBody) ctx.pipeline().addBefore(ctx.name(), null, H2BytesWritten(client.stats))
         h2 = ctx.pipeline().context(handler)
         handler.connection().addListener(object : Http2ConnectionAdapter() {
             override fun onStreamClosed(stream: Http2Stream) {
@@ -128,11 +128,14 @@ internal class H2Connection(
         val local = handler.connection().local()
         val id = local.incrementAndGetNextStreamId()
         byId.put(id, s)
-        val renderer = owner.renderer
+        val entry = s.entry
+        val renderer = entry.renderer
         renderer?.draw()
-        val headers = renderer?.h2Headers(owner.headers) ?: owner.headers
+        val head = entry.h2Headers!!
+        val headers = renderer?.h2Headers(head) ?: head
         // A templated body is rendered into a buffer of its own; a constant one is written as a view.
-        val body = if (renderer != null && owner.body == null) renderer.h2Body(h2.alloc()) else owner.body?.duplicate()
+        val constant = entry.h2Body
+        val body = if (renderer != null && constant == null) renderer.h2Body(h2.alloc()) else constant?.duplicate()
         val promise = h2.newPromise()
         handler.encoder().writeHeaders(h2, id, headers, 0, body == null, promise)
         body?.let { handler.encoder().writeData(h2, id, it, 0, true, h2.newPromise()) }

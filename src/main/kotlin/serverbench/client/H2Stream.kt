@@ -36,17 +36,38 @@ internal class H2Stream(
     var id = 0
         private set
 
-    private val shapeCheck = client.request.shape?.newCheck()
     private var status = 0
     private var contentType: CharSequence? = null
-    private val body = BodyMatch(client.expectedBody, client.check.exact)
-    private val kept = client.check.newBuffer()
+
+    /**
+     * Per entry of the client's mix, made with the slot: its body's comparison, kept body and shape state. The fields
+     * after them are the entry in flight's, as on HTTP/1.1 ([Connection]): a single request's stay entry 0's; a mix's
+     * are switched by [send].
+     */
+    private val bodies =
+        Array(client.entries.size) { BodyMatch(client.entries[it].expectedBody, client.entries[it].check.exact) }
+    private val keptBodies = Array(client.entries.size) { client.entries[it].check.newBuffer() }
+    private val shapeChecks = Array(client.entries.size) { client.entries[it].request.shape?.newCheck() }
+
+    /** The entry in flight (or last sent): what [H2Connection.start] writes and the response is held to. */
+    var entry = client.entries[0]
+        private set
+    private var body = bodies[0]
+    private var kept = keptBodies[0]
+    private var shapeCheck = shapeChecks[0]
 
     override fun isCurrent(): Boolean = slots.holds(this) && carrier.open
 
     override fun isUsable(): Boolean = !inFlight && isCurrent()
 
     override fun send(due: Long) {
+        if (client.mixed) {
+            val e = client.nextEntry()
+            entry = e
+            body = bodies[e.index]
+            kept = keptBodies[e.index]
+            shapeCheck = shapeChecks[e.index]
+        }
         status = 0
         contentType = null
         body.reset()
@@ -85,11 +106,12 @@ internal class H2Stream(
         val now = System.nanoTime()
         inFlight = false
         client.responses++
-        val expectedType = client.check.expectedType
+        val check = entry.check
+        val expectedType = check.expectedType
         val typeMatches = expectedType == null || typeMatches(expectedType)
-        val rejected = client.check.verdict(status, typeMatches, contentType, body, kept, shapeCheck)
+        val rejected = check.verdict(status, typeMatches, contentType, body, kept, shapeCheck)
         if (rejected == null) {
-            client.succeeded(now, now - intendedAt, now - sentAt, body.length)
+            client.succeeded(now, now - intendedAt, now - sentAt, body.length, entry.index)
         } else {
             fail(rejected.kind, rejected.detail)
         }
@@ -103,7 +125,7 @@ internal class H2Stream(
         return true
     }
 
-    private fun fail(kind: FailureKind, detail: String) = client.failures.add(kind, "stream $id: $detail")
+    private fun fail(kind: FailureKind, detail: String) = client.failures.add(kind, "stream $id: $detail", entry.index)
 
     /**
      * The stream ended without a complete response ([kind]: a reset, a GOAWAY, the connection's loss); counted once.

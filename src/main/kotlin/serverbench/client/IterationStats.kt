@@ -14,6 +14,8 @@ internal class IterationStats(
     private val connections: Int,
     /** Bytes of one request on the wire when it carries a body (reported as `bytes.inPerReq`); null: not reported. */
     private val requestBytes: Int? = null,
+    /** A mix's entries, whose successes are counted apart; 0 for a single request (its count is [successes]). */
+    entryCount: Int = 0,
 ) {
     private val openLoop = rate > 0
 
@@ -25,6 +27,9 @@ internal class IterationStats(
     val failures = FailureCounts()
     var successes = 0L
         private set
+
+    /** A mix's successes by entry; null for a single request, which pays no count of its own. */
+    private val entrySuccesses: LongArray? = if (entryCount > 0) LongArray(entryCount) else null
 
     /** Bytes of the successful responses, heads included. */
     private var responseBytes = 0L
@@ -90,6 +95,7 @@ internal class IterationStats(
     /** Starts the iteration's counts and clocks, after the discarded responses, with [active] connections open. */
     fun begin(active: Int) {
         successes = 0
+        entrySuccesses?.fill(0)
         responseBytes = 0
         opsWithoutSuccess = 0
         reconnects = 0
@@ -108,8 +114,8 @@ internal class IterationStats(
         cpuStart = threadMx.currentThreadCpuTime
     }
 
-    /** A success of [bytes] on the wire, unless it is read while discarding: returns whether it counts. */
-    fun succeeded(latencyNanos: Long, uncorrectedNanos: Long, bytes: Long = 0): Boolean {
+    /** A success of [bytes] on the wire for [entry], unless it is read while discarding: returns whether it counts. */
+    fun succeeded(latencyNanos: Long, uncorrectedNanos: Long, bytes: Long = 0, entry: Int = 0): Boolean {
         if (discarding) {
             discarded++
             return false
@@ -117,6 +123,7 @@ internal class IterationStats(
         latencyMicros.recordValue(micros(latencyNanos))
         if (openLoop) uncorrectedMicros.recordValue(micros(uncorrectedNanos))
         successes++
+        if (entrySuccesses != null) entrySuccesses[entry]++
         responseBytes += bytes
         return true
     }
@@ -180,6 +187,7 @@ internal class IterationStats(
             h2Frames = if (h2Read > 0 || h2Written > 0) H2Bytes(h2Written, h2Read) else null,
             // This thread's own completions: [successes] may be JMH's count of every thread's.
             threads = listOf(ClientReport.ThreadShare(this.successes, cpu, wall, connections)),
+            entrySuccesses = entrySuccesses?.toList() ?: listOf(this.successes),
         )
     }
 

@@ -1,11 +1,10 @@
 package serverbench.client
 
-import io.netty.buffer.ByteBuf
-import io.netty.buffer.Unpooled
 import io.netty.channel.ManualIoEventLoop
 import java.net.InetSocketAddress
 import java.time.Duration
 import java.util.concurrent.TimeUnit
+import kotlin.math.roundToInt
 
 /**
  * An HTTP/1.1 load generator with two loop models, which differ only in when requests go out: closed loop ([rate] 0,
@@ -34,13 +33,23 @@ import java.util.concurrent.TimeUnit
 class LoadClient(
     private val address: InetSocketAddress,
     val connections: Int,
-    val request: Request,
+    /** What it sends: one request, or several by weight, each send the next of the mix's cycle (see [RequestMix]). */
+    val mix: RequestMix,
     internal val settings: ClientSettings = ClientSettings.fromSystemProperties(),
     /** Requests per second on a fixed schedule (open loop); 0 = closed loop. */
     val rate: Double = 0.0,
     /** How this client shares a [LoadGroup]'s load; the defaults are a client alone. */
     private val share: GroupShare = GroupShare(),
 ) : AutoCloseable {
+    /** A client that sends [request] alone: a one-entry [RequestMix]. */
+    constructor(
+        address: InetSocketAddress,
+        connections: Int,
+        request: Request,
+        settings: ClientSettings = ClientSettings.fromSystemProperties(),
+        rate: Double = 0.0,
+        share: GroupShare = GroupShare(),
+    ) : this(address, connections, RequestMix.of(request), settings, rate, share)
 
     init {
         require(connections >= 1) { "connections must be >= 1, was $connections" }
@@ -48,35 +57,45 @@ class LoadClient(
         require(share.remoteAllowed || address.address?.isLoopbackAddress == true) {
             "load goes to loopback only, not to $address"
         }
-        if (settings.http2Streams > 0) RequestHeaders.checkH2(request.headers)
+        if (settings.http2Streams > 0) mix.entries.forEach { RequestHeaders.checkH2(it.request.headers) }
     }
+
+    /** The mix's first request: the only one, unless [mix] has several entries. */
+    val request: Request get() = mix.entries[0].request
 
     private val owner: Thread = Thread.currentThread()
     val transport: Transport = Transport.current
     private val loop = ManualIoEventLoop(owner, transport.ioHandlerFactory())
 
-    /** A constant request's bytes (a templated one's sample rendering, for its size only). */
-    private val requestBuffer: ByteBuf = request.encode(address.hostString, address.port)
+    /** Each entry's bytes, renderer and checks, made once (a single request: one entry). */
+    internal val entries: Array<ClientEntry> =
+        Array(mix.size) { ClientEntry(it, mix.entries[it].request, address, settings) }
 
-    /** Renders each send of a templated request (its path or body has placeholders); null for a constant one. */
-    internal val renderer: RequestRenderer? =
-        if (request.templated) RequestRenderer(request, address.hostString, address.port) else null
+    /**
+     * Several entries: a send picks the next from [cycle]. A single request's connections never look: they keep entry
+     * 0's state from their start, so its send does what it did before mixes existed.
+     */
+    internal val mixed: Boolean = entries.size > 1
+    private val cycle: IntArray = mix.cycle
 
-    /** What connections write: Netty releases what it wrote; this wrapper makes that a no-op for the shared bytes. */
-    internal val requestBytes: ByteBuf = Unpooled.unreleasableBuffer(requestBuffer)
-    internal val expectedBody: ByteBuf = Unpooled.wrappedBuffer(request.expected)
-
-    /** The request's checks of each response, shared by this client's connections and streams. */
-    internal val check = ResponseCheck(request)
+    /** This client's place in [cycle]: its own, so each thread's sends follow the weights. */
+    private var cursor = 0
     private val timeoutNanos = settings.timeout.toNanos()
     private val scanIntervalNanos =
         (timeoutNanos / 10).coerceIn(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(100))
     private val stallNanos = 2 * timeoutNanos
     val openLoop: Boolean = rate > 0
 
-    // A templated request's size varies a little with its placeholders' widths: its sample stands for all.
-    internal val stats = IterationStats(rate, connections, requestBuffer.readableBytes().takeIf { request.hasBody })
-    internal val failures = Failures("$request on $address", settings, stats.failures, share.trialTotal)
+    // A templated request's size varies a little with its placeholders' widths: its sample stands for all. A mix's
+    // is the entries' mean, weighted as they are sent.
+    internal val stats = IterationStats(rate, connections, meanRequestBytes(), if (mixed) entries.size else 0)
+    internal val failures = Failures(
+        "$mix on $address",
+        mix.entries.map { "${it.description} on $address" },
+        settings,
+        stats.failures,
+        share.trialTotal,
+    )
 
     /** Failures over the whole trial, warmup included: any of them beyond the tolerance fails the benchmark. */
     val trialFailures: FailureCounts = failures.trial
@@ -186,11 +205,11 @@ class LoadClient(
         if (now - lastSuccessAt > stallNanos) {
             val seconds = TimeUnit.NANOSECONDS.toSeconds(now - lastSuccessAt)
             throw LoadFailure(
-                "no successful response from $request for $seconds s " +
+                "no successful response from $mix for $seconds s " +
                     "(${trialFailures.total} failed requests: ${trialFailures.summary().ifEmpty { "none" }})",
             )
         }
-        if (Thread.interrupted()) throw LoadFailure("interrupted while waiting for $request (JMH timeout?)")
+        if (Thread.interrupted()) throw LoadFailure("interrupted while waiting for $mix (JMH timeout?)")
         pacing.sendReady()
         val until = pacing.sendDue(now, wakeAt)
         // run(0) would block until I/O arrives, past the next due send.
@@ -276,14 +295,28 @@ class LoadClient(
         if (Thread.currentThread() === owner) {
             val deadline = System.nanoTime() + 5 * SECOND_NANOS
             while (!loop.isTerminated && System.nanoTime() - deadline < 0) loop.run(TimeUnit.MILLISECONDS.toNanos(10))
-            if (loop.isTerminated) requestBuffer.release()
+            if (loop.isTerminated) entries.forEach { it.release() }
         }
     }
 
-    /** A [Connection]'s success, read at [now]. */
-    internal fun succeeded(now: Long, latencyNanos: Long, uncorrectedNanos: Long, bytes: Long) {
+    /** The entry of the next send, from this client's place in the mix's cycle (only asked when [mixed]). */
+    internal fun nextEntry(): ClientEntry {
+        val at = cursor
+        cursor = if (at + 1 == cycle.size) 0 else at + 1
+        return entries[cycle[at]]
+    }
+
+    /** Bytes of one request when any carries a body (else null: not reported): the entries' mean, by weight. */
+    private fun meanRequestBytes(): Int? {
+        if (!mix.anyBody) return null
+        val weighted = mix.entries.indices.sumOf { entries[it].wireSize.toLong() * mix.entries[it].weight }
+        return (weighted.toDouble() / mix.entries.sumOf { it.weight.toLong() }).roundToInt()
+    }
+
+    /** A [Connection]'s success of [entry], read at [now]. */
+    internal fun succeeded(now: Long, latencyNanos: Long, uncorrectedNanos: Long, bytes: Long, entry: Int) {
         lastSuccessAt = now
-        if (stats.succeeded(latencyNanos, uncorrectedNanos, bytes)) pending++
+        if (stats.succeeded(latencyNanos, uncorrectedNanos, bytes, entry)) pending++
     }
 
     private fun checkOwner() {

@@ -21,13 +21,25 @@ import java.util.concurrent.atomic.AtomicLong
 class LoadGroup(
     address: InetSocketAddress,
     connections: Int,
-    request: Request,
+    /** What every thread sends, each from its own place in the mix's cycle (see [RequestMix]). */
+    val mix: RequestMix,
     settings: ClientSettings = ClientSettings.fromSystemProperties(),
     rate: Double = 0.0,
     threads: Int = 1,
     /** Whether [address] may be off loopback: asked for explicitly (a server under test on its own host). */
     remoteAllowed: Boolean = false,
 ) : AutoCloseable {
+    /** A group that sends [request] alone: a one-entry [RequestMix]. */
+    constructor(
+        address: InetSocketAddress,
+        connections: Int,
+        request: Request,
+        settings: ClientSettings = ClientSettings.fromSystemProperties(),
+        rate: Double = 0.0,
+        threads: Int = 1,
+        remoteAllowed: Boolean = false,
+    ) : this(address, connections, RequestMix.of(request), settings, rate, threads, remoteAllowed)
+
     /** `-p protocol=h2`: streams per connection; [connections] then counts streams (requests in flight). */
     val streams: Int = maxOf(1, settings.http2Streams)
     val http2: Boolean = settings.http2Streams > 0
@@ -42,14 +54,14 @@ class LoadGroup(
         val phase = if (rate > 0) (i * 1e9 / rate).toLong() else 0L
         val share = GroupShare(phaseNanos = phase, trialTotal = trialFailures, remoteAllowed = remoteAllowed)
         ClientWorker(i) {
-            LoadClient(address, split.connections[i] * streams, request, settings, split.rates[i], share)
+            LoadClient(address, split.connections[i] * streams, mix, settings, split.rates[i], share)
         }
     }
     private val others = if (workers.isEmpty()) null else WorkerSuccesses(workers)
     private val local = LoadClient(
         address,
         split.connections[0] * streams,
-        request,
+        mix,
         settings,
         split.rates[0],
         GroupShare(others, 0, trialFailures, remoteAllowed),
@@ -115,12 +127,32 @@ class LoadGroup(
         /**
          * One validated request to [request]'s endpoint at [address], on one connection, before any load; throws
          * [LoadFailure] saying what was wrong. A probe sends one request: a tolerated failure would leave it waiting
-         * for a success that never comes, so it tolerates none.
+         * for a success that never comes, so it tolerates none. Returns the TLS protocol and cipher suite, or null.
          */
         fun verify(address: InetSocketAddress, request: Request, settings: ClientSettings, remoteAllowed: Boolean) =
-            LoadGroup(address, 1, request, settings.copy(maxErrors = 0), remoteAllowed = remoteAllowed).use {
-                it.probe()
+            verify(address, RequestMix.of(request), settings, remoteAllowed)
+
+        /**
+         * Each entry of [mix] once, validated, in order, each on a connection of its own (as [verify] of a request),
+         * before any load: an entry the server cannot answer fails here, its [LoadFailure] naming it, instead of
+         * failing the run a share of the time. Returns the last probe's TLS protocol and cipher suite, or null.
+         */
+        fun verify(
+            address: InetSocketAddress,
+            mix: RequestMix,
+            settings: ClientSettings,
+            remoteAllowed: Boolean,
+        ): String? {
+            var session: String? = null
+            for (entry in mix.entries) {
+                // A one-entry mix keeps the entry's name, so the failure's line says which entry it was.
+                val one = RequestMix(listOf(entry))
+                session = LoadGroup(address, 1, one, settings.copy(maxErrors = 0), remoteAllowed = remoteAllowed).use {
+                    it.probe()
+                }
             }
+            return session
+        }
 
         /** Thread names "loadclient-1", ...: what the CPU budget keeps outside the server's group (<= 15 chars). */
         const val THREAD_PREFIX = "loadclient-"
