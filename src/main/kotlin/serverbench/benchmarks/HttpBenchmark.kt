@@ -20,6 +20,7 @@ import serverbench.client.FileDescriptors
 import serverbench.client.LoadGroup
 import serverbench.client.LoadSplit
 import serverbench.client.Request
+import serverbench.client.RequestMix
 import serverbench.fixture.CpuPlacement
 import serverbench.fixture.ForkGuard
 import serverbench.fixture.RemoteTarget
@@ -146,6 +147,12 @@ abstract class HttpBenchmark : ProtocolParams() {
      */
     abstract fun request(variant: String): Request
 
+    /**
+     * What the benchmark method named [variant] sends: [request] alone, or a weighted mix of requests (a `.http`
+     * workload, [HttpFileBenchmark]), each checked against its own expectation.
+     */
+    open fun requests(variant: String): RequestMix = RequestMix.of(request(variant))
+
     /** Client settings; the self-check benchmarks shorten the timeout. */
     protected open fun clientSettings(): ClientSettings = ClientSettings.fromSystemProperties()
 
@@ -184,7 +191,7 @@ abstract class HttpBenchmark : ProtocolParams() {
             FileDescriptors.require(concurrency / maxOf(1, h2Streams), descriptorsPerConnection)
             val askedThreads = ClientThreadsParam.count(clientThreads)
             variant = params.benchmark.substringAfterLast('.')
-            val request = request(variant)
+            val request = requests(variant)
             val secure = TlsParams.enabled(tls)
             val provider = kind?.let { TlsParams.provider(it, secure, sslProvider) }
             warmup = SteadyWarmup.fromSystemProperties(javaClass.simpleName.substringBefore('_'))
@@ -281,7 +288,12 @@ abstract class HttpBenchmark : ProtocolParams() {
      * The steady warmup (when -Dserverbench.warmup asks one), with its light load; [warmupSeconds] says how long.
      * Returns its last window's req/s, or null without one.
      */
-    private fun warmUp(client: LoadGroup, sut: ServerUnderTest, request: Request, settings: ClientSettings): Double? {
+    private fun warmUp(
+        client: LoadGroup,
+        sut: ServerUnderTest,
+        request: RequestMix,
+        settings: ClientSettings,
+    ): Double? {
         warmupSeconds = -1.0
         this.light = null
         val w = (warmup ?: return null).let { w -> sut.jit?.let(w::judging) ?: w }

@@ -4,7 +4,7 @@ import serverbench.app.ServerProbe
 import serverbench.client.ClientSettings
 import serverbench.client.ClientTls
 import serverbench.client.LoadGroup
-import serverbench.client.Request
+import serverbench.client.RequestMix
 import serverbench.fixture.ActuatorEndpoint
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
@@ -56,7 +56,7 @@ internal abstract class ServerUnderTest : AutoCloseable {
      * One validated request to [request]'s endpoint, before any load; returns the TLS session's protocol and cipher
      * suite (null over plain HTTP); throws saying what was wrong.
      */
-    open fun verify(request: Request, settings: ClientSettings): String? =
+    open fun verify(request: RequestMix, settings: ClientSettings): String? =
         LoadGroup.verify(address, request, settings, remote)
 
     /** Before the client's window opens. */
@@ -99,7 +99,7 @@ internal class InProcessServer private constructor(
 
     override fun clientSettings(settings: ClientSettings) = fixture.clientSettings(settings)
 
-    override fun verify(request: Request, settings: ClientSettings): String? {
+    override fun verify(request: RequestMix, settings: ClientSettings): String? {
         val session = super.verify(request, settings)
         budget?.let { b ->
             b.sweep()

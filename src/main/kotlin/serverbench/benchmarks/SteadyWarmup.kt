@@ -4,7 +4,7 @@ import serverbench.client.ClientReport
 import serverbench.client.ClientSettings
 import serverbench.client.LoadGroup
 import serverbench.client.Properties
-import serverbench.client.Request
+import serverbench.client.RequestMix
 import serverbench.metrics.JitMeter
 import serverbench.metrics.JitSource
 import serverbench.metrics.Steadiness
@@ -169,7 +169,7 @@ class SteadyWarmup(private val maxSeconds: Long, private val jit: JitSource = Ji
             fun of(
                 concurrency: Int,
                 address: InetSocketAddress,
-                request: Request,
+                request: RequestMix,
                 settings: ClientSettings,
                 remote: Boolean,
             ) = connections(concurrency)?.let { n ->

@@ -31,6 +31,13 @@ internal class ConnectionSlots(
     /** Connections open now. */
     var active = 0
         private set
+
+    /**
+     * Slots whose connection has opened at least once. The start waits for these, not for [active]: a server that
+     * closes each connection after its response (HTTP/1.0, `Connection: close`) never has all of them open at once.
+     */
+    private val openedOnce = BooleanArray(size)
+    private var slotsOpened = 0
     private val bootstrap = Bootstrap()
         .group(loop)
         .channel(transport.channelClass)
@@ -46,11 +53,12 @@ internal class ConnectionSlots(
         val initial = client.pacing.openInitial()
         val connectTimeout = client.settings.connectTimeout
         val deadline = System.nanoTime() + connectTimeout.toNanos() + TimeUnit.SECONDS.toNanos(1)
-        while (active < initial) {
+        while (slotsOpened < initial) {
             client.failures.failIfOverLimit()
             if (System.nanoTime() - deadline > 0) {
                 throw LoadFailure(
-                    "only $active of ${all.size} connections to $address opened within ${connectTimeout.seconds} s",
+                    "only $slotsOpened of ${all.size} connections to $address opened within " +
+                        "${connectTimeout.seconds} s",
                 )
             }
             client.pacing.sendReady()
@@ -112,6 +120,10 @@ internal class ConnectionSlots(
 
     fun connected(c: RequestSlot) {
         active++
+        if (!openedOnce[c.slot]) {
+            openedOnce[c.slot] = true
+            slotsOpened++
+        }
         client.stats.connectionsOpen(active)
         client.pacing.connected(c)
     }

@@ -74,6 +74,10 @@ class Workload(
 
         /** TLS, per-connection request limits and HTTP/2 are the harness's: refused with where to measure them. */
         private fun requireConnectionParams(params: Map<String, String>) {
+            require(params[ParamNames.WORKLOAD] == null) {
+                "-p workload: a .http workload is not exported to Hyperfoil yet (its mix, templates and checks are " +
+                    "the harness's); drive it with the harness, in-process or -Dserverbench.target=host:port"
+            }
             require(params[ParamNames.SERVER] != ParamValues.OTHER) {
                 "-p server=other: not on Hyperfoil (it drives a scripts/serve stack it starts or names): drive a " +
                     "server of another kind with the harness, -Dserverbench.target=host:port"

@@ -2,6 +2,7 @@ package serverbench.launcher
 
 import serverbench.benchmarks.CapacityRun
 import serverbench.benchmarks.HttpBenchmark
+import serverbench.benchmarks.HttpFileBenchmark
 import serverbench.benchmarks.SteadyWarmup
 import serverbench.client.ClientSettings
 import serverbench.client.FileDescriptors
@@ -40,6 +41,7 @@ object ParamCheck {
         ?: capacityProblem(runs)
         ?: clientQuotaProblem()
         ?: timingProblem(given, runs)
+        ?: workloadProblem(runs)
         ?: TargetCheck.problem(runs, profiled)
         ?: budgetProblem(runs)
         ?: connectionProblem(runs)
@@ -58,6 +60,17 @@ object ParamCheck {
         }
         return null
     }
+
+    /** A `.http` workload that is missing or does not parse: one line with its file and line number. */
+    private fun workloadProblem(runs: List<Plan.Run>): String? =
+        runs.mapNotNull { it.params[ParamNames.WORKLOAD] }.distinct().firstNotNullOfOrNull { workload ->
+            try {
+                HttpFileBenchmark.load(workload)
+                null
+            } catch (e: IllegalArgumentException) {
+                e.message
+            }
+        }
 
     /** A capacity search (`-p objective`) sets the rate itself; a bad `-Dserverbench.capacity.*` property. */
     private fun capacityProblem(runs: List<Plan.Run>): String? {

@@ -24,4 +24,7 @@ object ParamNames {
     const val CLIENT_THREADS = "clientThreads"
     const val CPUS = "cpus"
     const val CPUSET = "cpuset"
+
+    /** `HttpFileBenchmark`'s `.http` file (docs/http-files.md). */
+    const val WORKLOAD = "workload"
 }

@@ -29,6 +29,8 @@ object ParamRules {
     val rules: Map<String, Rule> = mapOf(
         N.SERVER to oneOf(V.SERVERS + V.OTHER),
         N.CONCURRENCY to integer(1, 100_000),
+        // The file itself is read and checked by the launcher (one line with its file and line number).
+        N.WORKLOAD to Rule("the path of a .http file (docs/http-files.md)") { it.endsWith(".http") },
         // 0 = closed loop; a million requests a second is far beyond what one client thread can schedule.
         N.RATE to integer(0, 1_000_000),
         N.OBJECTIVE to Rule(Objective.ALLOWED) { Objective.accepts(it) },

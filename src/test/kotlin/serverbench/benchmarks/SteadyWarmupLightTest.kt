@@ -3,6 +3,7 @@ package serverbench.benchmarks
 import org.junit.jupiter.api.Test
 import serverbench.client.ClientSettings
 import serverbench.client.Request
+import serverbench.client.RequestMix
 import serverbench.fixture.DownstreamStub
 import java.net.InetSocketAddress
 import kotlin.test.assertEquals
@@ -49,7 +50,7 @@ class SteadyWarmupLightTest {
             val light = SteadyWarmup.Light.of(
                 16,
                 InetSocketAddress("127.0.0.1", stub.port),
-                request,
+                RequestMix.of(request),
                 ClientSettings(),
                 false,
             )!!

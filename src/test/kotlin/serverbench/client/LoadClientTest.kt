@@ -3,7 +3,9 @@ package serverbench.client
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.assertThrows
 import serverbench.app.NoopEndpoints
+import java.net.InetAddress
 import java.net.InetSocketAddress
+import java.net.ServerSocket
 import java.time.Duration
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
@@ -185,6 +187,38 @@ class LoadClientTest : NettyServerTest() {
                 assertTrue(report.reconnects >= 19, "reconnects ${report.reconnects}")
             }
         }
+    }
+
+    @Test
+    fun `a server that closes every connection after its answer, with a short backlog, still starts all connections`() {
+        // As python3 -m http.server does (HTTP/1.0, an accept backlog of 5): connections beyond the backlog open
+        // seconds late, by then the first ones have closed, so all are never open at once.
+        val server = ServerSocket(0, 1, InetAddress.getLoopbackAddress())
+        val acceptor = Thread {
+            Thread.sleep(300)
+            while (!server.isClosed) {
+                val s = runCatching { server.accept() }.getOrNull() ?: break
+                s.use {
+                    if (RawServer.readRequest(it)) {
+                        it.getOutputStream().write("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok".toByteArray())
+                        it.getOutputStream().flush()
+                    }
+                }
+            }
+        }.apply {
+            isDaemon = true
+            start()
+        }
+        server.use {
+            val address = InetSocketAddress("127.0.0.1", server.localPort)
+            LoadClient(address, 8, Request("/x", "ok"), strict.copy(connectTimeout = Duration.ofSeconds(20))).use { c ->
+                c.start()
+                c.beginIteration()
+                repeat(40) { c.next() }
+                assertEquals(0, c.endIteration().failures.total)
+            }
+        }
+        acceptor.join(2000)
     }
 
     @Test
