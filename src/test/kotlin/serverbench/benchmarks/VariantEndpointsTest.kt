@@ -40,6 +40,7 @@ class VariantEndpointsTest {
         CompletableFutureBenchmark().apply { workMs = 5 },
         ProxyBenchmark().apply { delayMs = 5 },
         JsonBenchmark().apply { bodyBytes = 16384 },
+        HttpFileBenchmark().apply { workload = javaClass.getResource("/builtin.http")!!.path },
     ) + DatabaseClients.Query.ids.map { q -> DatabaseBenchmark().apply { query = q } }
 
     /** The family's variants that run on [kind] on this JDK, as the launcher plans them. */
@@ -81,7 +82,9 @@ class VariantEndpointsTest {
     private fun verifyAll(server: ServerFixture, stub: DownstreamStub) {
         for (family in families) {
             val hits = stub.hitCount
-            for (variant in variants(family, server.kind)) server.verify(family.request(variant))
+            for (variant in variants(family, server.kind)) {
+                family.requests(variant).entries.forEach { server.verify(it.request) }
+            }
             val proxied = if (family is ProxyBenchmark) variants(family, server.kind).size else 0
             assertEquals(hits + proxied, stub.hitCount, "each proxied request reaches the stub exactly once")
         }
