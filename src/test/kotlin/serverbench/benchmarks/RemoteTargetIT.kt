@@ -1,10 +1,16 @@
 package serverbench.benchmarks
 
+import com.sun.net.httpserver.HttpServer
 import org.junit.jupiter.api.Test
 import serverbench.Full
 import java.io.File
+import java.net.InetSocketAddress
+import java.nio.file.Files
+import java.util.concurrent.ExecutorService
+import java.util.concurrent.Executors
 import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
+import kotlin.test.assertFalse
 import kotlin.test.assertTrue
 
 /**
@@ -106,6 +112,68 @@ class RemoteTargetIT {
             assertTrue(out.contains("127.0.0.1:${s.port}"), out.takeLast(3000))
         } finally {
             stop(s)
+        }
+    }
+
+    @Test
+    fun `any HTTP server, driven by a file of requests, measures without server-side figures and says so`() {
+        // The JDK's own HTTP server serving a file: no scripts/serve admin endpoint, no Actuator.
+        val server = HttpServer.create(InetSocketAddress("127.0.0.1", 0), 0)
+        server.createContext("/hello.json") { exchange ->
+            val body = """{"hello":"world"}""".toByteArray()
+            exchange.responseHeaders.add("Content-Type", "application/json")
+            exchange.sendResponseHeaders(200, body.size.toLong())
+            exchange.responseBody.use { it.write(body) }
+        }
+        server.executor = Executors.newFixedThreadPool(2)
+        server.start()
+        try {
+            val dir = Files.createTempDirectory("httpfile")
+            val http = dir.resolve("hello.http")
+            Files.writeString(
+                http,
+                "@host = localhost\n### hello\n# @expect status 200\n# @expect json /hello = \"world\"\n" +
+                    "GET http://{{host}}/hello.json\n",
+            )
+            val json = dir.resolve("any.json").toFile()
+            val target = listOf("-Dserverbench.target=127.0.0.1:${server.address.port}", "-Dserverbench.warmup=off")
+            val ok = Jar.run(
+                "HttpFileBenchmark", "-p", "workload=$http", "-p", "server=other", "-p", "concurrency=8", "-f", "1",
+                "-i", "2", "-r", "1s", "-rf", "json", "-rff", json.path,
+                jvmArgs = target,
+            )
+            assertEquals(0, ok.exitCode, ok.toString())
+            assertTrue(ok.stdout.contains("says neither its stack nor its figures"), ok.toString())
+            val text = json.readText()
+            assertTrue(text.contains("\"server.remote\""), text)
+            assertFalse(text.contains("\"server.cpu\""), "no server-side figure, never a zero: $text")
+            assertFalse(text.contains("\"threads.peak\""), text)
+            val report = Jar.script("report", json.path)
+            assertTrue(report.stdout.contains("The target said nothing of its process"), report.toString())
+            // Two labels for a server that does not say its stack would drive it twice: refused in one line.
+            val two = Jar.run(
+                "HttpFileBenchmark",
+                "-p",
+                "workload=$http",
+                "-p",
+                "server=tomcat,netty",
+                jvmArgs = target,
+            )
+            assertEquals(2, two.exitCode, two.toString())
+            assertTrue(two.stderr.contains("does not say its stack"), two.toString())
+            // A check that fails on the first request: one line, no stack trace, exit non-zero.
+            val wrong = dir.resolve("wrong.http")
+            Files.writeString(wrong, "### hello\n# @expect json /hello = \"there\"\nGET /hello.json\n")
+            val failed = Jar.run(
+                "HttpFileBenchmark", "-p", "workload=$wrong", "-p", "server=other", "-f", "1", "-i", "1", "-r", "1s",
+                jvmArgs = target,
+            )
+            assertEquals(1, failed.exitCode, failed.toString())
+            assertTrue(failed.stdout.contains("/hello: expected \"there\", was \"world\""), failed.toString())
+            assertFalse(failed.stdout.contains("\tat serverbench"), failed.toString())
+        } finally {
+            server.stop(0)
+            (server.executor as ExecutorService).shutdownNow()
         }
     }
 }
