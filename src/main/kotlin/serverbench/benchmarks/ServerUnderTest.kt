@@ -23,6 +23,7 @@ import serverbench.metrics.JitSource
 import serverbench.metrics.RemoteResources
 import serverbench.metrics.ResourceMeter
 import serverbench.metrics.ResourceSource
+import serverbench.metrics.ServedJarResources
 import serverbench.params.TargetLimits
 import java.net.InetSocketAddress
 
@@ -205,8 +206,9 @@ internal class TargetServer private constructor(
     override val processors: Int get() = status?.availableProcessors ?: Runtime.getRuntime().availableProcessors()
 
     override fun describe() = when {
-        status != null -> "${target.describe(status)}; server-side figures from that process, the client's from " +
-            "this JVM"
+        status != null -> "${target.describe(status)}; server-side figures from that process" +
+            (if (resources is ServedJarResources) " (allocation, GC pauses and JIT from its Actuator)" else "") +
+            ", the client's from this JVM"
 
         resources is ActuatorResources -> "a server on ${ServeAdmin.hostPort(target.address)} that does not say " +
             "its stack (no scripts/serve admin endpoint); server-side figures from its Actuator ($resources), the " +
@@ -220,7 +222,11 @@ internal class TargetServer private constructor(
     override fun clientSettings(settings: ClientSettings) =
         if (tls) settings.copy(tls = ClientTls.trustingAny(settings.http2Streams > 0)) else settings
 
-    override fun endIteration(): BudgetReport? = (resources as? RemoteResources)?.budget()
+    override fun endIteration(): BudgetReport? = when (val r = resources) {
+        is RemoteResources -> r.budget()
+        is ServedJarResources -> r.budget()
+        else -> null
+    }
 
     override fun close() {}
 
@@ -248,7 +254,23 @@ internal class TargetServer private constructor(
                 return TargetServer(target, tls, null, actuator, jit, "")
             }
             target.requireServer(server, status)
-            return TargetServer(target, tls, status, RemoteResources(target), TargetJit.of(target, status), "")
+            val admin = RemoteResources(target)
+            // A jar served by scripts/serve --jar: /proc cannot see inside its JVM, its Actuator (if any) can.
+            val actuator = if (status.allocatedBytes >= 0 && status.jitNanos != null) {
+                null
+            } else {
+                ActuatorResources.probe(target.address, tls, System.getProperty(ActuatorEndpoint.PROPERTY))
+            }
+            if (actuator == null) {
+                return TargetServer(target, tls, status, admin, TargetJit.of(target, status), "")
+            }
+            val jit = if (status.jitNanos != null) {
+                TargetJit.of(target, status)
+            } else {
+                actuator.jit()
+                    ?: TargetJit.own("the target reports no compile time")
+            }
+            return TargetServer(target, tls, status, ServedJarResources(admin, actuator), jit, "")
         }
 
         /**
