@@ -121,6 +121,9 @@ abstract class HttpBenchmark : ProtocolParams() {
     /** The benchmark method being run (set when the trial starts). */
     protected var variant: String = ""
 
+    /** What it sends (set when the trial starts). */
+    private var mix: RequestMix? = null
+
     private var sut: ServerUnderTest? = null
     private var ownDatabase: OwnDatabase? = null
     private var client: LoadGroup? = null
@@ -191,7 +194,7 @@ abstract class HttpBenchmark : ProtocolParams() {
             FileDescriptors.require(concurrency / maxOf(1, h2Streams), descriptorsPerConnection)
             val askedThreads = ClientThreadsParam.count(clientThreads)
             variant = params.benchmark.substringAfterLast('.')
-            val request = requests(variant)
+            val request = requests(variant).also { mix = it }
             val secure = TlsParams.enabled(tls)
             val provider = kind?.let { TlsParams.provider(it, secure, sslProvider) }
             warmup = SteadyWarmup.fromSystemProperties(javaClass.simpleName.substringBefore('_'))
@@ -387,7 +390,7 @@ abstract class HttpBenchmark : ProtocolParams() {
         // as one read in a window does, once everything is stopped.
         val drained = runCatching { client?.drain(Duration.ofSeconds(5)) }
         stopClientAndServer()
-        measured.printWarnings(runName)
+        measured.printWarnings(runName, mix)
         drained.getOrThrow()
     }
 

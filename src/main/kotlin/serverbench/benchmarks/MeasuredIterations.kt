@@ -4,6 +4,7 @@ import org.openjdk.jmh.infra.IterationParams
 import org.openjdk.jmh.runner.IterationType
 import serverbench.client.ClientReport
 import serverbench.client.Handshakes
+import serverbench.client.RequestMix
 import serverbench.metrics.Guards
 import serverbench.metrics.IterationReport
 import serverbench.metrics.Steadiness
@@ -21,6 +22,9 @@ internal class MeasuredIterations {
     /** Each client thread's own successes, summed over the measured iterations. */
     private var threadSuccesses = LongArray(0)
 
+    /** A mix's successes per request (its entries' order), summed over the measured iterations. */
+    private var entrySuccesses = LongArray(0)
+
     /** Connections and TLS handshakes over the measured iterations, and their wall time. */
     private var handshakes = Handshakes()
     private var wallNanos = 0L
@@ -33,6 +37,7 @@ internal class MeasuredIterations {
         warnings.clear()
         rates.clear()
         threadSuccesses = LongArray(0)
+        entrySuccesses = LongArray(0)
         handshakes = Handshakes()
         wallNanos = 0
         notJudged = null
@@ -44,6 +49,8 @@ internal class MeasuredIterations {
         if (report.wallNanos > 0) rates += report.successes / (report.wallNanos / 1e9)
         if (threadSuccesses.size != report.threads.size) threadSuccesses = LongArray(report.threads.size)
         report.threads.forEachIndexed { i, t -> threadSuccesses[i] += t.successes }
+        if (entrySuccesses.size != report.entrySuccesses.size) entrySuccesses = LongArray(report.entrySuccesses.size)
+        report.entrySuccesses.forEachIndexed { i, n -> entrySuccesses[i] += n }
         handshakes += report.handshakes
         wallNanos += report.wallNanos
         return ++count == iteration.count
@@ -80,6 +87,25 @@ internal class MeasuredIterations {
             counts.joinToString(" / ") { "%,d".format(it) } + " (spread %.1f %% of their mean)".format(spread)
     }
 
+    /**
+     * With a mix of requests: each one's share of the measured successes beside its weight's, so a user sees the mix
+     * that was answered (a request that is much slower than the others is answered a little less often than it is sent
+     * while the window is open, by at most the requests in flight).
+     */
+    fun mixLine(mix: RequestMix): String? {
+        if (mix.size < 2 || entrySuccesses.size != mix.size) return null
+        val total = entrySuccesses.sum().toDouble().takeIf { it > 0 } ?: return null
+        val weights = mix.entries.sumOf { it.weight }.toDouble()
+        return "the mix as answered in the measured iterations: " + mix.entries.mapIndexed { i, e ->
+            "%s %,d (%.1f %%, weight %.1f %%)".format(
+                e.name,
+                entrySuccesses[i],
+                100 * entrySuccesses[i] / total,
+                100 * e.weight / weights,
+            )
+        }.joinToString("; ")
+    }
+
     /** Where the client opened connections while measured: how many, and over TLS which handshakes they made. */
     fun handshakeLine(): String? {
         val h = handshakes
@@ -102,8 +128,9 @@ internal class MeasuredIterations {
     }
 
     /** One line per guard that fired; a run-level guard (count 0) judges the measured iterations together. */
-    fun printWarnings(runName: String) {
+    fun printWarnings(runName: String, mix: RequestMix? = null) {
         threadLine()?.let { println("\nserverbench: $it") }
+        mix?.let(::mixLine)?.let { println("\nserverbench: $it") }
         handshakeLine()?.let { println("\nserverbench: $it") }
         notJudged?.let { println("\nserverbench: steadiness not judged for $runName: $it") }
         for ((guard, fired) in warnings) {

@@ -125,6 +125,10 @@ class RemoteTargetIT {
             exchange.sendResponseHeaders(200, body.size.toLong())
             exchange.responseBody.use { it.write(body) }
         }
+        server.createContext("/ping") { exchange ->
+            exchange.sendResponseHeaders(204, -1)
+            exchange.close()
+        }
         server.executor = Executors.newFixedThreadPool(2)
         server.start()
         try {
@@ -132,8 +136,8 @@ class RemoteTargetIT {
             val http = dir.resolve("hello.http")
             Files.writeString(
                 http,
-                "@host = localhost\n### hello\n# @expect status 200\n# @expect json /hello = \"world\"\n" +
-                    "GET http://{{host}}/hello.json\n",
+                "@host = localhost\n### hello\n# @weight 3\n# @expect status 200\n# @expect json /hello = \"world\"\n" +
+                    "GET http://{{host}}/hello.json\n\n### ping\n# @expect status 204\nGET /ping\n",
             )
             val json = dir.resolve("any.json").toFile()
             val target = listOf("-Dserverbench.target=127.0.0.1:${server.address.port}", "-Dserverbench.warmup=off")
@@ -144,6 +148,9 @@ class RemoteTargetIT {
             )
             assertEquals(0, ok.exitCode, ok.toString())
             assertTrue(ok.stdout.contains("says neither its stack nor its figures"), ok.toString())
+            // The mix as answered, beside the weights the file gave.
+            assertTrue(ok.stdout.contains("the mix as answered in the measured iterations: hello "), ok.toString())
+            assertTrue(ok.stdout.contains("weight 75.0 %); ping "), ok.toString())
             val text = json.readText()
             assertTrue(text.contains("\"server.remote\""), text)
             assertFalse(text.contains("\"server.cpu\""), "no server-side figure, never a zero: $text")
