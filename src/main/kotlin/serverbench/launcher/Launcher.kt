@@ -72,24 +72,44 @@ object Launcher {
 
         val resultFile = resultFile(cmd)
         val resultFormat = cmd.resultFormat.orElse(Defaults.RESULT_FORMAT)
+        val profiling = flamegraphs?.let { profiling(it) }
+        val runOptions = if (profiling == null) {
+            options
+        } else {
+            options(
+                CommandLineOptions(*withProfilerAliases(given, profiling.session, profiling.pid)),
+                System.getProperties(),
+            )
+        }
+        val sessionDir = profiling?.dir
+        val verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY)
+        return Console.open(System.getProperty(Console.LOG_PROPERTY)).use { console ->
+            profiling?.let {
+                val attached = it.pid?.let { p -> ", profiled by attaching to the target's JVM (pid $p)" } ?: ""
+                console.info("serverbench: flamegraphs of this session go to ${it.dir.path}/$attached")
+            }
+            Session(runs, runOptions, verbosity, resultFile, resultFormat, sessionDir).run(console)
+        }
+    }
+
+    /** A profiled session: its name, its directory, and the target's pid the forks attach to (null: their own). */
+    private class Profiling(val session: String, val dir: File, val pid: Long?)
+
+    private fun profiling(flamegraphs: FlameProfiler): Profiling {
         // Each session profiles into a directory of its own, and the result file lists what each run wrote there: a
         // report must never show a graph of another run (an earlier one, or the baseline's) with this run's figures.
         val session = try {
-            flamegraphs?.let { ProfileLayout.newSession(it.dir) }
+            ProfileLayout.newSession(flamegraphs.dir)
         } catch (e: IOException) {
             usage("serverbench: -prof flame: ${e.message}; nothing was run")
         }
-        val runOptions = if (session == null) {
-            options
-        } else {
-            options(CommandLineOptions(*withProfilerAliases(given, session)), System.getProperties())
+        // A target's JVM is profiled by attaching to it: the forks are told its pid, which only the launcher asks.
+        val pid = try {
+            flamegraphs.pid ?: TargetCheck.profiledPid()
+        } catch (e: IllegalStateException) {
+            usage("serverbench: -prof flame: ${e.message}; nothing was run")
         }
-        val sessionDir = session?.let { File(flamegraphs!!.dir, it) }
-        val verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY)
-        return Console.open(System.getProperty(Console.LOG_PROPERTY)).use { console ->
-            sessionDir?.let { console.info("serverbench: flamegraphs of this session go to ${it.path}/") }
-            Session(runs, runOptions, verbosity, resultFile, resultFormat, sessionDir).run(console)
-        }
+        return Profiling(session, File(flamegraphs.dir, session), pid.takeIf { flamegraphs.pid == null })
     }
 
     /** True when the launch ends here: only a check was asked (-D[CHECK_ONLY]), or no run applies. */
@@ -192,21 +212,23 @@ object Launcher {
 
     /**
      * `-prof flame[:opts]` is serverbench's async-profiler flamegraphs ([FlameProfiler]); with a [session], the forks'
-     * profiler is told it, so that it writes into this session's directory.
+     * profiler is told it, so that it writes into this session's directory; with a [pid] (a target's), the JVM it
+     * attaches to.
      */
-    fun withProfilerAliases(args: Array<String>, session: String? = null): Array<String> = Array(args.size) { i ->
-        val a = args[i]
-        val flame = FlameProfiler::class.java.name
-        val named = if (a == "flame" || a.startsWith("flame:")) flame + a.removePrefix("flame") else a
-        val profiler = i > 0 && args[i - 1] == "-prof"
-        if (!profiler || (named != flame && !named.startsWith("$flame:"))) {
-            a
-        } else if (session == null) {
-            named
-        } else {
-            "$named${if (named == flame) ":" else ";"}session=$session"
+    fun withProfilerAliases(args: Array<String>, session: String? = null, pid: Long? = null): Array<String> =
+        Array(args.size) { i ->
+            val a = args[i]
+            val flame = FlameProfiler::class.java.name
+            val named = if (a == "flame" || a.startsWith("flame:")) flame + a.removePrefix("flame") else a
+            val profiler = i > 0 && args[i - 1] == "-prof"
+            if (!profiler || (named != flame && !named.startsWith("$flame:"))) {
+                a
+            } else if (session == null) {
+                named
+            } else {
+                "$named${if (named == flame) ":" else ";"}session=$session" + (pid?.let { ";pid=$it" } ?: "")
+            }
         }
-    }
 
     fun options(cmd: Options, properties: Properties): Options {
         val builder = OptionsBuilder().parent(cmd)

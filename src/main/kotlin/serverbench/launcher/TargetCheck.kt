@@ -1,16 +1,23 @@
 package serverbench.launcher
 
 import serverbench.fixture.RemoteTarget
+import serverbench.fixture.TargetStatus
 import serverbench.params.ParamNames
 import serverbench.params.ParamValues
 import serverbench.params.TargetLimits
+import java.io.File
+import java.nio.file.Files
+import java.nio.file.Path
 
 /**
  * With `-Dserverbench.target`, what the launcher checks before any fork starts: the property's form, that a target
  * started by `scripts/serve` runs every stack the planned runs name (any other HTTP server: that they name one label),
  * that its scheme agrees with `-p tls`, and that nothing asked for needs the server in the fork (a CPU budget, a
- * flamegraph of it, a family that starts its own dependencies). Each problem is one line that says how to
+ * family that starts its own dependencies). Each problem is one line that says how to
  * apply it on the target instead, as a fork would fail it only after minutes of other runs.
+ *
+ * `-prof flame` attaches to the target's JVM ([profiledPid]): only one on this machine whose pid its admin endpoint
+ * says, so a remote target, or any HTTP server, is refused here ([flameProblem]).
  */
 object TargetCheck {
     fun problem(runs: List<Plan.Run>, profiled: Boolean): String? {
@@ -19,10 +26,7 @@ object TargetCheck {
         } catch (e: IllegalArgumentException) {
             return e.message
         }
-        if (profiled) {
-            return "-prof flame profiles the benchmark's JVM, and -D${RemoteTarget.TARGET} runs the server " +
-                "elsewhere: profile the serve process on its host (docs/scaling-the-load.md)"
-        }
+        if (profiled && !target.address.address.isLoopbackAddress) return REMOTE
         runs.firstNotNullOfOrNull { TargetLimits.refusal(it.params, RemoteTarget.ELSEWHERE) }?.let { return it }
         for (run in runs) {
             val why = ParamCheck.benchmark(run)?.inProcessOnly ?: continue
@@ -34,6 +38,12 @@ object TargetCheck {
         } catch (e: IllegalStateException) {
             return e.message
         }
+        if (profiled) flameProblem(status)?.let { return it }
+        return servedProblem(target, runs, status)
+    }
+
+    /** With the target's [status] (null: any HTTP server), whether it runs the stacks the runs name. */
+    private fun servedProblem(target: RemoteTarget, runs: List<Plan.Run>, status: TargetStatus?): String? {
         val server = ParamNames.SERVER
         val where = "${target.address.hostString}:${target.address.port}"
         if (status == null) {
@@ -51,6 +61,45 @@ object TargetCheck {
         }
         return null
     }
+
+    /** The remedy for what `-prof flame` cannot attach to: the target profiled where it runs, by hand. */
+    private const val BY_HAND = "asprof -e cpu -d 30 -f flame.html <pid>, docs/flamegraphs.md"
+
+    private const val REMOTE = "-prof flame attaches to a local process: profile the target on its host ($BY_HAND)"
+
+    /**
+     * The pid `-prof flame` attaches to: the target's JVM as its admin endpoint says, after [problem] passed; null
+     * without a target (the fork's own JVM is profiled then).
+     */
+    fun profiledPid(): Long? = RemoteTarget.fromSystemProperties()?.servedStatus()?.pid
+
+    /**
+     * Why `-prof flame` cannot attach to the target whose admin endpoint answered [status] (null: none did), or
+     * null. Its pid must be a live JVM here: a loopback address may still be a container's published port, whose
+     * pid is another namespace's.
+     */
+    fun flameProblem(status: TargetStatus?): String? {
+        if (status == null) {
+            return "-prof flame needs the target's pid: start it with scripts/serve (--jar for your own service)"
+        }
+        val pid = status.pid
+        val process = ProcessHandle.of(pid).filter { it.isAlive }.orElse(null)
+            ?: return "-prof flame attaches to the target's pid $pid (its admin endpoint's), which is no process on " +
+                "this machine (a container's?): profile the target where it runs ($BY_HAND)"
+        // Read where this user may (its own processes, or any as root); otherwise the attach says why, in the fork.
+        val exe = runCatching { Files.readSymbolicLink(Path.of("/proc/$pid/exe")).fileName.toString() }.getOrNull()
+            ?: process.info().command().map { File(it).name }.orElse(null)
+        if (exe != null && exe != "java" && !libjvm(pid)) {
+            return "-prof flame attaches to the target's pid $pid (its admin endpoint's), which runs $exe, not a " +
+                "JVM: profile the target where it runs ($BY_HAND)"
+        }
+        return null
+    }
+
+    /** Whether the process maps a HotSpot library: a JVM started by a launcher other than `java`. */
+    private fun libjvm(pid: Long): Boolean =
+        runCatching { File("/proc/$pid/maps").useLines { lines -> lines.any { it.endsWith("/libjvm.so") } } }
+            .getOrDefault(true)
 
     /** `-p server=other` labels a target's results: without one there is no server of another kind to drive. */
     private fun otherWithoutTarget(runs: List<Plan.Run>): String? =

@@ -38,6 +38,12 @@ class FlameOptions(initLine: String) {
             "blocks of four measurement iterations (needs -i 8 or more)",
     ).withOptionalArg()
     private val sessionSpec = option("session", "Set by the launcher: this session's directory under dir", "name")
+    private val pidSpec = option(
+        "pid",
+        "Set by the launcher with a -Dserverbench.target that scripts/serve started on this machine: the target's " +
+            "JVM, which async-profiler attaches to",
+        "n",
+    )
     private val helpSpec = parser.accepts("help", "Print these options")
 
     init {
@@ -72,6 +78,9 @@ class FlameOptions(initLine: String) {
     val dir = File(set.valueOf(dirSpec) ?: "profiles")
     val cstack: String? = set.valueOf(cstackSpec)
     val session: String? = set.valueOf(sessionSpec)
+
+    /** The target's process to attach to ([AttachedProfiler]); null: profile this JVM. */
+    val pid: Long? = set.valueOf(pidSpec)?.let { p -> p.toLongOrNull()?.takeIf { it > 0 } ?: -1L }
     val overhead: Boolean = set.has(overheadSpec) && set.valueOf(overheadSpec) != "false"
 
     init {
@@ -83,6 +92,7 @@ class FlameOptions(initLine: String) {
         }
         check(event == null || event in EVENTS) { "event must be one of ${EVENTS.joinToString(", ")}, was '$event'" }
         check(threads in setOf("server", "all")) { "threads must be server or all, was '$threads'" }
+        check(pid != -1L) { "pid must be a process id, was '${set.valueOf(pidSpec)}'" }
     }
 
     private fun option(name: String, description: String, value: String): OptionSpec<String> =

@@ -1,6 +1,5 @@
 package serverbench.profile
 
-import one.profiler.AsyncProfiler
 import org.openjdk.jmh.infra.BenchmarkParams
 import org.openjdk.jmh.infra.IterationParams
 import org.openjdk.jmh.profile.InternalProfiler
@@ -39,11 +38,21 @@ import java.time.Instant
  * (P U U P), which cancels a linear drift such as a JIT still improving, and `flame.overhead` is the mean over
  * blocks of 1 - (P1 + P2) / (U1 + U2), with a 95 % Student-t interval across blocks. What it cannot see is a cost that
  * stays after the first start (the library loaded, JVMTI hooks enabled): that shows only between forks.
+ *
+ * `pid=N` (the launcher's, with a `-Dserverbench.target` that `scripts/serve` started here): the same commands go to
+ * that JVM instead, through the Attach API ([AttachedProfiler]), so the graph shows the target's threads, and the
+ * same files are written where they would be for a server in the fork.
  */
 class FlameProfiler(initLine: String) : InternalProfiler {
     private val options = FlameOptions(initLine)
     private var event: String? = options.event
     private val threads = options.threads
+
+    // Not in the launcher, which builds this only to check the options: attaching is the fork's.
+    private val sampler: Sampler by lazy { options.pid?.let { AttachedProfiler(it) } ?: Sampler.InProcess }
+
+    /** The target's pid the launcher passed (`pid=N`): its JVM is profiled, not this one. */
+    val pid: Long? = options.pid
 
     /** `flame:help`: the options, for the launcher to print instead of running. */
     val help: String? = options.help
@@ -73,7 +82,7 @@ class FlameProfiler(initLine: String) : InternalProfiler {
             val cstack = options.cstack ?: if (event in SamplingEngines.CPU_EVENTS + "wall") "vm" else null
             cstack?.let { append(",cstack=$it") }
         }
-        profiler().execute(command)
+        sampler.execute(command)
         running = true
         started = true
     }
@@ -87,7 +96,7 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         if (overhead) scores += result.primaryResult.score
         if (++measured < iterationParams.count) {
             if (overhead && running) {
-                profiler().execute("stop")
+                sampler.execute("stop")
                 running = false
             }
             return emptyList()
@@ -102,7 +111,7 @@ class FlameProfiler(initLine: String) : InternalProfiler {
 
     /** This run's graph, as HTML and as collapsed stacks, and a text file that says how it was made. */
     private fun writeGraph(benchmarkParams: BenchmarkParams, iterationParams: IterationParams, cost: Overhead?) {
-        val profiler = profiler()
+        val profiler = sampler
         val samples = profiler.samples
         val params = benchmarkParams.paramsKeys.associateWith { benchmarkParams.getParam(it) }
         val out = ProfileLayout.dir(session?.let { File(dir, it) } ?: dir, benchmarkParams.benchmark, params)
@@ -115,8 +124,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         val temp = File.createTempFile("serverbench-flame", ".html")
         // exclude is an output filter: it applies when the graph is written.
         // The benchmark thread's stacks pass through JMH's _jmhTest frame, the other client threads' through
-        // ClientWorker.run (-p clientThreads).
-        val exclude = if (threads == "server") ",exclude=*jmhTest*,exclude=*ClientWorker*" else ""
+        // ClientWorker.run (-p clientThreads). A target's process has no client threads to leave out.
+        val exclude = if (threads == "server" && pid == null) ",exclude=*jmhTest*,exclude=*ClientWorker*" else ""
         // The same samples as collapsed stacks too: greppable, and what differential flamegraph tools take.
         val collapsed = File.createTempFile("serverbench-flame", ".collapsed")
         profiler.execute("dump,collapsed,file=${collapsed.absolutePath}$exclude")
@@ -142,17 +151,17 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         "params: ${benchmarkParams.paramsKeys.joinToString(", ") { "$it=${benchmarkParams.getParam(it)}" }}",
         "event: $event${options.interval?.let { " (interval $it)" } ?: ""}",
         "engine: ${SamplingEngines.engine(event!!)}",
-        "threads: ${if (threads == "server") "server (load client excluded)" else "all"}",
+        "threads: ${sampler.profiled ?: if (threads == "server") "server (load client excluded)" else "all"}",
         "samples: $samples (stack traces recorded, every thread)",
         // They differ beyond the client's share for wall: async-profiler records an idle thread's run of ticks
         // once.
-        "graph total: $weight (${if (threads == "server") "the load client left out; " else ""}" +
+        "graph total: $weight (${if (threads == "server" && pid == null) "the load client left out; " else ""}" +
             "a wall sample of an idle thread counts each tick it stood for)",
         "measurement iterations: ${iterationParams.count} x ${iterationParams.time}" +
             if (overhead) " (profiled: the 1st and 4th of every 4)" else "",
         cost?.let { "overhead: ${it.describe()}" },
-        "jdk: ${System.getProperty("java.vm.name")} ${Runtime.version()}",
-        "async-profiler: ${profiler().version}",
+        "jdk: ${sampler.jdk}",
+        "async-profiler: ${sampler.version}",
         "written: ${Instant.now()}",
     ).joinToString("\n", postfix = "\n")
 
@@ -163,7 +172,5 @@ class FlameProfiler(initLine: String) : InternalProfiler {
             val waits = WAITING.any { benchmark.contains(".${it}Benchmark.") }
             return if (waits) "wall" else "cpu"
         }
-
-        private fun profiler(): AsyncProfiler = AsyncProfiler.getInstance()
     }
 }

@@ -70,6 +70,11 @@ class LauncherTest {
             listOf("-prof", "$flame:event=wall"),
             Launcher.withProfilerAliases(arrayOf("-prof", "flame:event=wall")).toList(),
         )
+        // A target's JVM: the forks attach to its pid.
+        assertEquals(
+            listOf("-prof", "$flame:event=wall;session=S;pid=42"),
+            Launcher.withProfilerAliases(arrayOf("-prof", "flame:event=wall"), "S", 42L).toList(),
+        )
         val now = java.time.Instant.parse("2024-01-02T09:00:00Z")
         val first = ProfileLayout.newSession(dir, now)
         val second = ProfileLayout.newSession(dir, now)

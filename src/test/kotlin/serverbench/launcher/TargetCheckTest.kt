@@ -9,6 +9,7 @@ import serverbench.fixture.RemoteTarget
 import serverbench.fixture.ServeAdmin
 import serverbench.fixture.ServerFixture
 import serverbench.fixture.ServerKind
+import serverbench.fixture.TargetStatus
 import serverbench.testing.planRun
 import kotlin.test.assertEquals
 import kotlin.test.assertNull
@@ -37,7 +38,7 @@ class TargetCheckTest {
 
     @AfterEach
     fun clear() {
-        listOf(RemoteTarget.TARGET, RemoteTarget.ADMIN).forEach { System.clearProperty(it) }
+        listOf(RemoteTarget.TARGET, RemoteTarget.ADMIN, RemoteTarget.ALLOW_REMOTE).forEach { System.clearProperty(it) }
     }
 
     private fun aim(adminPort: Int = admin.address.port) {
@@ -66,7 +67,7 @@ class TargetCheckTest {
     }
 
     @Test
-    fun `a budget, a flamegraph or a family that needs its server here say how to do it on the target`() {
+    fun `a budget or a family that needs its server here say how to do it on the target`() {
         aim()
         val budget = planRun("NoopBenchmark.hello", "server" to "netty", "cpus" to "1", "cpuset" to "none")
         assertEquals(
@@ -74,7 +75,6 @@ class TargetCheckTest {
                 "target runs: scripts/serve --cpus 1",
             TargetCheck.problem(listOf(budget), profiled = false),
         )
-        assertTrue(TargetCheck.problem(listOf(netty), profiled = true)!!.startsWith("-prof flame profiles"))
         val knob =
             planRun("BlockingIoBenchmark.direct", "server" to "netty", "tomcatMaxThreads" to "n/a", "poolSize" to "8")
         assertTrue(TargetCheck.problem(listOf(knob), profiled = false)!!.startsWith("-p poolSize=8 sets a property"))
@@ -133,4 +133,61 @@ class TargetCheckTest {
             TargetCheck.problem(listOf(other), profiled = false),
         )
     }
+
+    @Test
+    fun `a flamegraph of a local target's JVM is taken, its pid the admin endpoint's`() {
+        aim()
+        // The admin endpoint runs in this JVM: its pid is this live JVM's, which the forks would attach to.
+        assertNull(TargetCheck.problem(listOf(netty), profiled = true))
+        assertEquals(ProcessHandle.current().pid(), TargetCheck.profiledPid())
+    }
+
+    @Test
+    fun `a flamegraph of a remote target or of any HTTP server is refused, before any network`() {
+        // TEST-NET-1: nothing answers there, and the refusal needs nothing to.
+        System.setProperty(RemoteTarget.TARGET, "192.0.2.1:8080")
+        System.setProperty(RemoteTarget.ALLOW_REMOTE, "true")
+        assertEquals(
+            "-prof flame attaches to a local process: profile the target on its host (asprof -e cpu -d 30 " +
+                "-f flame.html <pid>, docs/flamegraphs.md)",
+            TargetCheck.problem(listOf(netty), profiled = true),
+        )
+        // No admin port named, nothing at port + 1 answering as the admin does: any HTTP server, no pid known.
+        System.clearProperty(RemoteTarget.ALLOW_REMOTE)
+        System.setProperty(RemoteTarget.TARGET, "127.0.0.1:${server.port}")
+        assertEquals(
+            "-prof flame needs the target's pid: start it with scripts/serve (--jar for your own service)",
+            TargetCheck.problem(listOf(netty), profiled = true),
+        )
+    }
+
+    @Test
+    fun `a pid that is no live process here, or no JVM, is refused in one line`() {
+        val ended = ProcessBuilder("true").start().apply { waitFor() }.pid()
+        val gone = TargetCheck.flameProblem(status(ended))!!
+        assertTrue(
+            gone.startsWith(
+                "-prof flame attaches to the target's pid $ended (its admin endpoint's), which " +
+                    "is no process on this machine",
+            ),
+            gone,
+        )
+        val sleeper = ProcessBuilder("sleep", "60").start()
+        try {
+            assertEquals(
+                "-prof flame attaches to the target's pid ${sleeper.pid()} (its admin endpoint's), which runs " +
+                    "sleep, not a JVM: profile the target where it runs (asprof -e cpu -d 30 -f flame.html <pid>, " +
+                    "docs/flamegraphs.md)",
+                TargetCheck.flameProblem(status(sleeper.pid())),
+            )
+        } finally {
+            sleeper.destroyForcibly().waitFor()
+        }
+        assertNull(TargetCheck.flameProblem(status(ProcessHandle.current().pid())))
+    }
+
+    private fun status(pid: Long) = TargetStatus(
+        server = "netty", pid = pid, jdk = "17", availableProcessors = 2, processCpuNanos = 0, allocatedBytes = 0,
+        threads = 1, peakThreads = 1, gcCount = 0, gcMillis = 0, heapAfterGcBytes = 0, openFds = 0, inFlightMax = -1,
+    )
 }

@@ -61,6 +61,7 @@ class FlameOverheadTest {
             "event=bogus" to
                 "flame: event must be one of cpu, wall, alloc, lock, ctimer, itimer, cpu-clock, was 'bogus'",
             "threads=some" to "flame: threads must be server or all, was 'some'",
+            "pid=me" to "flame: pid must be a process id, was 'me'",
             "colour=red" to "flame: ",
         )
         for ((line, message) in cases) {
@@ -78,6 +79,8 @@ class FlameOverheadTest {
         assertEquals("all", options.threads)
         assertEquals("/tmp/graphs", options.dir.path)
         assertEquals("S", options.session)
+        assertNull(options.pid)
+        assertEquals(1234L, FlameOptions("pid=1234").pid)
         assertNull(options.help)
         val help = assertNotNull(FlameOptions("help").help)
         for (name in listOf("event", "interval", "threads", "dir", "cstack", "overhead")) {
