@@ -62,6 +62,12 @@ class HyperfoilOptionsTest {
         assertTrue(budget.startsWith("-p cpus=1 budgets a server the benchmark starts; for Hyperfoil"), budget)
         assertTrue(problem("Noop", "-p", "tls=true").startsWith("-p tls=true: not on Hyperfoil"))
         assertTrue(problem("Noop", "-p", "protocol=h2").startsWith("-p protocol=h2: not on Hyperfoil"))
+        // A .http workload and a server of another kind are the harness's alone (issue 40: refused in one line).
+        val file = javaClass.getResource("/builtin.http")!!.path
+        val http = problem("HttpFileBenchmark", "-p", "workload=$file", "-p", "server=netty")
+        assertTrue(http.startsWith("-p workload: a .http workload is not exported to Hyperfoil yet"), http)
+        val other = problem("Noop", "-p", "server=other")
+        assertTrue(other.startsWith("-p server=other"), other)
         // A latency objective is judged by the harness, never by Hyperfoil 0.25.2's percentile SLA.
         val objective = problem("Noop", "-p", "objective=p99:100ms")
         assertTrue(objective.startsWith("-p objective=p99:100ms: not on Hyperfoil"), objective)
