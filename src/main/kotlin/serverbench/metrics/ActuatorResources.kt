@@ -2,7 +2,6 @@ package serverbench.metrics
 
 import serverbench.fixture.ActuatorEndpoint
 import serverbench.fixture.ServeAdmin
-import java.lang.management.ManagementFactory
 import java.net.InetSocketAddress
 
 /**
@@ -42,30 +41,25 @@ class ActuatorResources internal constructor(
     )
 
     private var start: Snapshot? = null
-    private var machineStart: MachineCpu.Sample? = null
-    private val os = ManagementFactory.getOperatingSystemMXBean() as? com.sun.management.OperatingSystemMXBean
-    private var ownCpuStart = -1L
+    private val client = ClientSpan()
 
     /** Which of the meters this source reads the target has, for the setup line. */
     val present: List<String> get() = METERS.filter { it in meters }
 
     override fun begin() {
-        machineStart = MachineCpu.sample()
         // CPU read last here and first at the end: its span is the iteration's, the other reads outside it.
-        start = snapshot(cpuLast = true)
-        ownCpuStart = ownCpuNanos()
+        start = client.begin { snapshot(cpuLast = true) }
     }
 
     override fun end(): ResourceReport {
         val from = checkNotNull(start) { "end() before begin()" }
-        val ownCpuEnd = ownCpuNanos()
-        val to = snapshot(cpuLast = false)
+        val span = client.end { snapshot(cpuLast = false) }
         return report(
             from,
-            to,
-            machineBusy = MachineCpu.busyShare(machineStart, MachineCpu.sample()),
+            span.read,
+            machineBusy = span.machineBusy,
             remoteServer = where,
-            clientProcessCpuNanos = if (ownCpuStart < 0 || ownCpuEnd < 0) -1 else ownCpuEnd - ownCpuStart,
+            clientProcessCpuNanos = span.ownCpuNanos,
         )
     }
 
@@ -76,8 +70,6 @@ class ActuatorResources internal constructor(
     fun jit(): JitSource? = if (COMPILATION in meters) ActuatorJit(endpoint) else null
 
     override fun toString() = "$where: ${present.joinToString()}"
-
-    private fun ownCpuNanos(): Long = os?.processCpuTime?.takeIf { it >= 0 } ?: -1
 
     private fun snapshot(cpuLast: Boolean): Snapshot {
         val others = METERS - CPU

@@ -1,7 +1,5 @@
 package serverbench.metrics
 
-import java.lang.management.ManagementFactory
-
 /**
  * The figures of an iteration against a target that reports nothing of its own process (any HTTP server, without
  * `scripts/serve`'s admin endpoint or Actuator's metrics): every server-side figure is absent (-1, so none is
@@ -9,26 +7,19 @@ import java.lang.management.ManagementFactory
  * JVM's CPU time and this machine's busy share.
  */
 class ClientSideResources(private val target: String) : ResourceSource {
-    private val os = ManagementFactory.getOperatingSystemMXBean() as? com.sun.management.OperatingSystemMXBean
-    private var machineStart: MachineCpu.Sample? = null
-    private var ownCpuStart = -1L
+    private val client = ClientSpan()
 
-    override fun begin() {
-        machineStart = MachineCpu.sample()
-        ownCpuStart = ownCpuNanos()
-    }
+    override fun begin() = client.begin {}
 
     override fun end(): ResourceReport {
-        val ownCpuEnd = ownCpuNanos()
+        val span = client.end {}
         return ResourceReport(
             processCpuNanos = -1,
             allocatedBytes = -1,
             peakThreads = -1,
-            machineBusy = MachineCpu.busyShare(machineStart, MachineCpu.sample()),
+            machineBusy = span.machineBusy,
             remoteServer = target,
-            clientProcessCpuNanos = ResourceReport.growth(ownCpuStart, ownCpuEnd),
+            clientProcessCpuNanos = span.ownCpuNanos,
         )
     }
-
-    private fun ownCpuNanos(): Long = os?.processCpuTime?.takeIf { it >= 0 } ?: -1
 }

@@ -3,7 +3,6 @@ package serverbench.metrics
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.RemoteTarget
 import serverbench.fixture.TargetStatus
-import java.lang.management.ManagementFactory
 
 /**
  * A target's resource figures per iteration, from its serve process's admin endpoint ([RemoteTarget]): the
@@ -14,24 +13,17 @@ import java.lang.management.ManagementFactory
 class RemoteResources(private val target: RemoteTarget) : ResourceSource {
     private var start: TargetStatus? = null
     private var last: Pair<TargetStatus, TargetStatus>? = null
-    private var machineStart: MachineCpu.Sample? = null
-    private val os = ManagementFactory.getOperatingSystemMXBean() as? com.sun.management.OperatingSystemMXBean
-    private var ownCpuStart = -1L
+    private val client = ClientSpan()
 
     override fun begin() {
-        machineStart = MachineCpu.sample()
-        start = target.begin()
+        start = client.begin { target.begin() }
         last = null
-        ownCpuStart = ownCpuNanos()
     }
-
-    /** This JVM's CPU time, all its threads; -1 where the JVM cannot tell. */
-    private fun ownCpuNanos(): Long = os?.processCpuTime?.takeIf { it >= 0 } ?: -1
 
     override fun end(): ResourceReport {
         val from = checkNotNull(start) { "end() before begin()" }
-        val ownCpuEnd = ownCpuNanos()
-        val to = target.status()
+        val span = client.end { target.status() }
+        val to = span.read
         last = from to to
         return ResourceReport(
             processCpuNanos = ResourceReport.growth(from.processCpuNanos, to.processCpuNanos),
@@ -40,9 +32,9 @@ class RemoteResources(private val target: RemoteTarget) : ResourceSource {
             openFds = to.openFds,
             heapAfterGcBytes = to.heapAfterGcBytes,
             inFlightMax = to.inFlightMax,
-            machineBusy = MachineCpu.busyShare(machineStart, MachineCpu.sample()),
+            machineBusy = span.machineBusy,
             remoteServer = target.toString(),
-            clientProcessCpuNanos = if (ownCpuStart < 0 || ownCpuEnd < 0) -1 else ownCpuEnd - ownCpuStart,
+            clientProcessCpuNanos = span.ownCpuNanos,
             // An older serve that does not say (null) has no figure either: its gcMillis counts concurrent cycles too.
             gcPauseNanos = ResourceReport.growthMillisAsNanos(from.gcPauseMillis ?: -1, to.gcPauseMillis ?: -1),
         )
