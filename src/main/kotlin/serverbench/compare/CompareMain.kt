@@ -13,7 +13,8 @@ import java.time.format.DateTimeFormatter
 import kotlin.system.exitProcess
 
 private const val USAGE = "usage: scripts/compare [--base-jar J] [--head-jar J] [--base-java J] [--head-java J] " +
-    "[--base-args \"...\"] [--head-args \"...\"] [--forks N] [--precision P%] [--budget 15m] <regex> [JMH options]"
+    "[--base-args \"...\"] [--head-args \"...\"] [--base-serve \"--jar base.jar ...\"] [--head-serve \"...\"] " +
+    "[--forks N] [--precision P%] [--budget 15m] <regex> [JMH options]"
 
 /**
  * The iteration options of a fork when the user gives none: the main job's 5 × 5 s. Iterations of 1 s, tried first,
@@ -112,6 +113,7 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         private val jars = SIDES.associateWith { parser.accepts("$it-jar").withRequiredArg() }
         private val javas = SIDES.associateWith { parser.accepts("$it-java").withRequiredArg() }
         private val sideArgs = SIDES.associateWith { parser.accepts("$it-args").withRequiredArg().defaultsTo("") }
+        private val serves = SIDES.associateWith { parser.accepts("$it-serve").withRequiredArg() }
         private val forksSpec = parser.accepts("forks").withRequiredArg().ofType(Int::class.javaObjectType)
             .defaultsTo(DEFAULT_FORKS)
         private val precisionSpec = parser.accepts("precision").withRequiredArg().defaultsTo(DEFAULT_PRECISION)
@@ -166,13 +168,23 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
                     "--$name-java $given: not a java executable (give .../bin/java or a JDK directory)",
                 )
             }
-            return Configuration(name, jar, exe, set.valueOf(sideArgs.getValue(name)))
+            val serve = set.valueOf(serves.getValue(name))?.trim()?.split(Regex("\\s+"))?.filter { it.isNotEmpty() }
+            serve?.let { ServedService.problem("--$name-serve", it) }?.let { throw Refused(it) }
+            val config = Configuration(name, jar, exe, set.valueOf(sideArgs.getValue(name)), serve.orEmpty())
+            // The fork's target is its own service's: one named as well would be driven instead of it.
+            if (serve != null && (config.jvmOptions + common()).any { it.startsWith("-D$TARGET") }) {
+                throw Refused("--$name-serve and -D$TARGET: each fork of a serving side drives its own service")
+            }
+            return config
         }
 
         private fun ownJar() = File(Compare::class.java.protectionDomain.codeSource.location.toURI()).path
 
         private companion object {
             val SIDES = listOf("base", "head")
+
+            /** The fixture's target property (`RemoteTarget.TARGET`; compare may not import the fixture). */
+            const val TARGET = "serverbench.target"
         }
     }
 

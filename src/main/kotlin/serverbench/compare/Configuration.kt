@@ -5,9 +5,16 @@ import java.util.zip.ZipFile
 
 /**
  * One side of a comparison: a jar, a `java`, and arguments of its own, split at spaces into JVM options for the
- * measuring fork (`-X…`, `-D…`, `--add-…`, `-javaagent…`) and JMH options (`-p limit=10500`, `-t 2`, …).
+ * measuring fork (`-X…`, `-D…`, `--add-…`, `-javaagent…`) and JMH options (`-p limit=10500`, `-t 2`, …); and, for a
+ * team's own service, the arguments of `scripts/serve --jar` that start it before each fork ([ServedService]).
  */
-class Configuration(val name: String, val jar: File, val java: String, args: String) {
+class Configuration(
+    val name: String,
+    val jar: File,
+    val java: String,
+    args: String,
+    val serve: List<String> = listOf(),
+) {
     private val tokens = args.trim().split(Regex("\\s+")).filter { it.isNotEmpty() }
 
     val jvmOptions: List<String> = tokens.filter(::isJvmOption)
@@ -19,16 +26,24 @@ class Configuration(val name: String, val jar: File, val java: String, args: Str
     /** Parameters this side sets: rows are paired across sides without them. */
     val params: Set<String> = paramValues.keys.toSortedSet()
 
-    fun describe(): String = listOf(jar.path, java, tokens.joinToString(" ").ifEmpty { "(no options)" })
-        .joinToString(", ")
+    fun describe(): String = (
+        listOf(jar.path, java, tokens.joinToString(" ").ifEmpty { "(no options)" }) +
+            (if (serve.isEmpty()) listOf() else listOf("each fork against its own `serve ${serve.joinToString(" ")}`"))
+        ).joinToString(", ")
 
     /**
      * The command that measures one fork of this side: the launcher of [jar] on [java], the user's regex and JMH
      * options ([common]), this side's options, one fork, its results in [json], JMH's output in [log] (the compact
      * console). The user's own `-jvmArgsAppend` is kept, ahead of this side's JVM options; the user's `-D` options
-     * go to both sides' launchers.
+     * go to both sides' launchers, as do [target]'s (the fork's own service, when this side serves one).
      */
-    fun command(common: List<String>, json: File, log: File, checkOnly: Boolean = false): List<String> {
+    fun command(
+        common: List<String>,
+        json: File,
+        log: File,
+        checkOnly: Boolean = false,
+        target: List<String> = listOf(),
+    ): List<String> {
         val rest = common.toMutableList()
         val append = ArrayList<String>()
         val at = rest.indexOf("-jvmArgsAppend")
@@ -40,7 +55,7 @@ class Configuration(val name: String, val jar: File, val java: String, args: Str
         val (commonProps, shared) = rest.partition { it.startsWith("-D") }
         append += jvmOptions
         // The launcher forwards -Dserverbench.* to its forks, and reads some itself (the warmup's limits).
-        val launcherProps = commonProps + jvmOptions.filter { it.startsWith("-Dserverbench.") } +
+        val launcherProps = commonProps + jvmOptions.filter { it.startsWith("-Dserverbench.") } + target +
             (if (checkOnly) listOf("-D$CHECK_ONLY=true") else emptyList())
         return listOf(java) + launcherProps + "-Dserverbench.log=${log.path}" + listOf("-jar", jar.path) + shared +
             jmhOptions + listOf("-f", "1", "-rf", "json", "-rff", json.path) +

@@ -3,6 +3,7 @@ package serverbench.compare
 import serverbench.compare.ForkOrder.Side
 import java.io.File
 import java.io.PrintStream
+import kotlin.io.path.createTempDirectory
 
 /**
  * Runs a comparison's forks in [ForkOrder], one process at a time (two at once would measure each other): each is
@@ -38,8 +39,8 @@ class Forks(
     ): Measured? {
         val order = ForkOrder.of(maxOf(ForkPlan.MOST_FORKS, plan.firstForks))
         for (config in listOf(base, head)) {
-            if (!refused(config)) continue
-            err.println("compare: the ${config.name} side's command was refused (exit 2); nothing was started")
+            val why = refused(config) ?: continue
+            err.println("compare: the ${config.name} side's $why; nothing was started")
             return null
         }
         onStart()
@@ -86,10 +87,29 @@ class Forks(
             val left = if (i == 0) "" else ", about ${minutes(seconds() / i * (2 * planned - i))} left to this look"
             err.println("compare: fork ${i + 1} of ${2 * planned}: ${config.name} ($n of $planned)$left")
             interruption.planned = 2 * planned
-            val process = interruption.start(
-                ProcessBuilder(config.command(common, json, File(dir, "$name.log"))).redirectErrorStream(true),
-            ) ?: return false
-            val status = interruption.read(process) { err.println("  [$name] $it") } ?: return false
+            val service = if (config.serve.isEmpty()) {
+                null
+            } else {
+                // A service that does not come up fails this fork, as a fork that fails would: the run goes on.
+                ServedService.start(config, name, dir, interruption, err::println) ?: run {
+                    if (interruption.happened) return false
+                    done += side to null
+                    interruption.done = done.size
+                    return true
+                }
+            }
+            val status = try {
+                val process = interruption.start(
+                    ProcessBuilder(
+                        config.command(common, json, File(dir, "$name.log"), target = service?.target.orEmpty()),
+                    )
+                        .redirectErrorStream(true),
+                ) ?: return false
+                interruption.read(process) { err.println("  [$name] $it") } ?: return false
+            } finally {
+                // Not after an interruption: the hook stops it, and this thread may be past its last word.
+                if (!interruption.happened) service?.stop()
+            }
             if (status == 2 && n == 1 && !config.checksFirst()) {
                 // A jar too old to check first, refused before anything started: its line said why.
                 err.println("compare: the ${config.name} side's command was refused (exit 2); nothing was compared")
@@ -135,18 +155,39 @@ class Forks(
 
     /**
      * Runs the side's launcher in check-only mode: a wrong `-p` value or option is refused, in the launcher's own
-     * line, before either side measures anything. Jars without compare (older builds) cannot check; their first fork
-     * is the check.
+     * line, before either side measures anything; why it was refused, or null. Jars without compare (older builds)
+     * cannot check; their first fork is the check.
      */
-    private fun refused(config: Configuration): Boolean {
-        if (!config.checksFirst()) return false
+    private fun refused(config: Configuration): String? {
+        if (!config.checksFirst()) return null
+        // A side that serves its own jar checks against it: the jar starts, and answers as the options expect.
+        val service = if (config.serve.isEmpty()) {
+            null
+        } else {
+            val scratch = createTempDirectory("compare-check").toFile()
+            val started = ServedService.start(config, "${config.name}-check", scratch, Interruption(scratch, err)) {
+                err.println(it)
+            }
+            if (started == null) {
+                scratch.deleteRecursively()
+                return "service did not start (the lines above say why)"
+            }
+            started to scratch
+        }
         val probe = File.createTempFile("compare-check", ".json").also { it.delete() }
-        val process = ProcessBuilder(config.command(common, probe, File("/dev/null"), checkOnly = true))
+        val target = service?.first?.target.orEmpty()
+        val process = ProcessBuilder(
+            config.command(common, probe, File("/dev/null"), checkOnly = true, target = target),
+        )
             .redirectErrorStream(true).start()
         process.inputStream.bufferedReader().forEachLine { err.println("  [${config.name}] $it") }
         val status = process.waitFor()
         probe.delete()
-        return status == 2
+        service?.let { (s, scratch) ->
+            s.stop()
+            scratch.deleteRecursively()
+        }
+        return if (status == 2) "command was refused (exit 2)" else null
     }
 
     private fun minutes(seconds: Double): String {

@@ -16,6 +16,9 @@ class Interruption(private val dir: File, private val err: PrintStream) {
     private val lock = Any()
     private var current: Process? = null
 
+    /** The running fork's own service ([ServedService]), when its side serves one. */
+    private var service: Process? = null
+
     @Volatile
     var happened = false
         private set
@@ -32,6 +35,14 @@ class Interruption(private val dir: File, private val err: PrintStream) {
         if (happened) null else builder.start().also { current = it }
     }
 
+    /** A fork's service ([ServedService]), or null once interrupted: then nothing is started. */
+    fun startService(builder: ProcessBuilder): Process? = synchronized(lock) {
+        if (happened) null else builder.start().also { service = it }
+    }
+
+    /** The service stopped (or never came up): the hook has nothing more to stop. */
+    fun serviceStopped() = synchronized(lock) { service = null }
+
     /** [process]'s output, line by line, to [line] until it ends; its exit status, or null when interrupted. */
     fun read(process: Process, line: (String) -> Unit): Int? {
         try {
@@ -45,16 +56,23 @@ class Interruption(private val dir: File, private val err: PrintStream) {
         return if (happened) null else status
     }
 
-    /** The shutdown hook's work: one line, then the running fork stopped (the forks' files stay where they are). */
+    /**
+     * The shutdown hook's work: one line, then the running fork stopped, then its service (the forks' files stay where
+     * they are); the service's supervisor stops the jar's JVM and what it started.
+     */
     fun interrupt() {
-        val process = synchronized(lock) {
+        val (process, served) = synchronized(lock) {
             happened = true
-            current
+            current to service
         }
         err.println("compare: interrupted after $done of $planned forks; the forks' results so far stay in $dir/")
         process?.let {
             it.destroy()
             it.waitFor(30, TimeUnit.SECONDS)
+        }
+        served?.let {
+            it.destroy()
+            it.waitFor(60, TimeUnit.SECONDS)
         }
     }
 }

@@ -88,6 +88,31 @@ class CompareMainTest {
     }
 
     @Test
+    fun `a side's service is refused in one line when it names no jar, or a port or address compare sets`() {
+        val jars = arrayOf("--base-jar", "pom.xml", "--head-jar", "pom.xml")
+        assertEquals(
+            "compare: --head-serve '--postgres': needs --jar path/to/service.jar",
+            refused(*jars, "--head-serve", "--postgres", "Noop"),
+        )
+        assertEquals(
+            "compare: --base-serve: --jar /no/such.jar: no such file",
+            refused(*jars, "--base-serve", "--jar /no/such.jar", "Noop"),
+        )
+        for (own in listOf("--port 8080", "--admin-port=9001", "--bind 0.0.0.0", "--log x.log")) {
+            assertEquals(
+                "compare: --base-serve: ${own.split(' ').first()} is compare's to set (each fork's service listens " +
+                    "on free loopback ports)",
+                refused(*jars, "--base-serve", "--jar pom.xml $own", "Noop"),
+            )
+        }
+        // After `--` the arguments are the application's own, which serve itself checks.
+        assertEquals(
+            "compare: --head-serve and -Dserverbench.target: each fork of a serving side drives its own service",
+            refused(*jars, "--head-serve", "--jar pom.xml -- --port=1", "Noop", "-Dserverbench.target=127.0.0.1:8080"),
+        )
+    }
+
+    @Test
     fun `help prints the usage and exits 0`() {
         val out = ByteArrayOutputStream()
         assertEquals(0, Compare(PrintStream(out), PrintStream(ByteArrayOutputStream())).run(arrayOf("--help")))
