@@ -133,9 +133,11 @@ data class TopFrames(
 
         /**
          * `### Where the time went (<event> samples)` with a small table per profiled row (top 5 by self and by total
-         * time, side by side), for the rows of one family; empty when none of them was profiled.
+         * time, side by side), for the rows of one family; empty when none of them was profiled. [ownPrefix], when
+         * given, is the user's code for every row (a served jar's package, which a built-in benchmark's name cannot
+         * tell); otherwise each row's own [ownCode].
          */
-        fun markdown(runs: List<BenchmarkResult>): String {
+        fun markdown(runs: List<BenchmarkResult>, ownPrefix: String? = null): String {
             val profiles = runs.sortedWith(ROWS).flatMap { run ->
                 run.profiles.filter { it.extension == "collapsed" && it.isFile }.groupBy(ProfileLayout::event)
                     .map { (event, files) -> Triple(event, run, files) }
@@ -150,7 +152,7 @@ data class TopFrames(
                         "time to one callee left out: the callee stands for them).\n",
                 )
                 for ((_, run, files) in rows) {
-                    val prefix = ownCode(run.benchmark)
+                    val prefix = ownPrefix ?: ownCode(run.benchmark)
                     val top = of(files, ownPrefix = prefix)
                     val label = listOf(run.variant, ProfileLayout.label(run.params)).filter { it.isNotEmpty() }
                     val samples = String.format(Locale.ROOT, "%,d", top.samples)

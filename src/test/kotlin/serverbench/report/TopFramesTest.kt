@@ -180,5 +180,8 @@ class TopFramesTest {
         )
         val builtIn = Report.markdown(listOf(run("10000", listOf(collapsed))), "x.json", null, null)
         assertFalse(builtIn.contains("Your code"), builtIn)
+        // A served jar's package, given: a built-in benchmark's rows name the jar's frames too.
+        val served = TopFrames.markdown(listOf(run("10000", listOf(collapsed))), ownPrefix = "com/example/")
+        assertTrue(served.contains("\nYour code (`com.example`), total %: `OrderController.create` 70.0"), served)
     }
 }
