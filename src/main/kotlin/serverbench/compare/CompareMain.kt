@@ -4,6 +4,7 @@ package serverbench.compare
 
 import joptsimple.OptionException
 import joptsimple.OptionParser
+import serverbench.fixture.RemoteTarget
 import serverbench.metrics.MetricCatalogue
 import serverbench.report.Results
 import java.io.File
@@ -172,8 +173,10 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             serve?.let { ServedService.problem("--$name-serve", it) }?.let { throw Refused(it) }
             val config = Configuration(name, jar, exe, set.valueOf(sideArgs.getValue(name)), serve.orEmpty())
             // The fork's target is its own service's: one named as well would be driven instead of it.
-            if (serve != null && (config.jvmOptions + common()).any { it.startsWith("-D$TARGET") }) {
-                throw Refused("--$name-serve and -D$TARGET: each fork of a serving side drives its own service")
+            if (serve != null && (config.jvmOptions + common()).any { it.startsWith("-D${RemoteTarget.TARGET}") }) {
+                throw Refused(
+                    "--$name-serve and -D${RemoteTarget.TARGET}: each fork of a serving side drives its own service",
+                )
             }
             return config
         }
@@ -182,9 +185,6 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
 
         private companion object {
             val SIDES = listOf("base", "head")
-
-            /** The fixture's target property (`RemoteTarget.TARGET`; compare may not import the fixture). */
-            const val TARGET = "serverbench.target"
         }
     }
 

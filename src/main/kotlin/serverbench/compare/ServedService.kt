@@ -1,5 +1,6 @@
 package serverbench.compare
 
+import serverbench.fixture.RemoteTarget
 import java.io.File
 import java.util.concurrent.TimeUnit
 
@@ -8,8 +9,8 @@ import java.util.concurrent.TimeUnit
  * fresh before the fork and stopped after it, as JMH starts each fork in a fresh JVM. The forks' spread then holds the
  * service's start-to-start variation (its JIT's choices, its heap, its database), which the comparison's interval must
  * contain to hold; and the other side's service is not running while a fork measures, so it takes no memory or CPU
- * from it. The supervisor is this side's jar's `serverbench.fixture.Serve` (compare may not import the fixture),
- * on loopback, on free ports it reports in its "listening on" line.
+ * from it. The supervisor is this side's jar's `scripts/serve` (its main class, in a process of its own), on loopback,
+ * on free ports it reports in its "listening on" line.
  */
 class ServedService private constructor(
     private val process: Process,
@@ -28,6 +29,7 @@ class ServedService private constructor(
     }
 
     companion object {
+        /** `scripts/serve`'s main class, in the side's jar (which may be another build than this one). */
         private const val SERVE_CLASS = "serverbench.fixture.Serve"
         private const val STOP_SECONDS = 60L
         private val LISTENING = Regex("""listening on https?://\S+:(\d+) .*; admin http://\S+:(\d+)/""")
@@ -70,7 +72,7 @@ class ServedService private constructor(
                 val match = serveLog.takeIf { it.isFile }?.readLines()?.firstNotNullOfOrNull { LISTENING.find(it) }
                 if (match != null) {
                     val (port, admin) = match.destructured
-                    val target = listOf("-Dserverbench.target=127.0.0.1:$port", "-Dserverbench.targetAdmin=$admin")
+                    val target = listOf("-D${RemoteTarget.TARGET}=127.0.0.1:$port", "-D${RemoteTarget.ADMIN}=$admin")
                     return ServedService(process, interruption, target)
                 }
                 if (!process.isAlive) break

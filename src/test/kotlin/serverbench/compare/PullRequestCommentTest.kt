@@ -134,7 +134,7 @@ class PullRequestCommentTest {
             "--title",
             "serverbench (orders)",
             "--reproduce",
-            "scripts/serverbench-pr $base $head",
+            "bin/serverbench-pr $base $head",
             "--run-url",
             "https://github.com/o/r/actions/runs/1",
         )
@@ -193,7 +193,7 @@ class PullRequestCommentTest {
         val details = text.substringAfter("<details><summary>Machine, and the command that reproduces this</summary>")
         assertTrue(details.contains(" cores"), details)
         assertTrue(details.contains("- the forks' JDK, as JMH recorded it: 21.0.5\n"), details)
-        assertTrue(details.contains("```sh\nscripts/serverbench-pr $base $head\n```\n\n</details>\n"), details)
+        assertTrue(details.contains("```sh\nbin/serverbench-pr $base $head\n```\n\n</details>\n"), details)
     }
 
     @Test

@@ -1,0 +1,145 @@
+package serverbench
+
+import org.junit.jupiter.api.MethodOrderer
+import org.junit.jupiter.api.Order
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.TestMethodOrder
+import serverbench.testing.runProcess
+import tools.jackson.databind.json.JsonMapper
+import java.io.File
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+import kotlin.time.Duration.Companion.minutes
+
+/**
+ * The service's pull-request workflow on the example service's own history: `examples/orders-service` copied into a
+ * repository of its own with two commits, the second with a planted slowdown (the price computed 400 times), then its
+ * own serverbench-pr script as its workflow runs it: each side built with the service's own build, each fork against
+ * its side's jar started fresh. Needs serverbench's artifact in the local Maven repository, which `-Pfull` installs
+ * (the invoker's `install`) before the end-to-end tests. A tiny workload: 4 forks a side of one 1 s iteration.
+ */
+@Full
+@TestMethodOrder(MethodOrderer.OrderAnnotation::class)
+class ServicePrIT {
+    private val repo = File("target/service-pr-it/orders-service").absoluteFile
+
+    /** The example as a repository of its own: the service as it is, then the same with a planted slowdown. */
+    private fun history() {
+        if (File(repo, ".git").isDirectory) return
+        repo.parentFile.deleteRecursively()
+        File("examples/orders-service").copyRecursively(repo)
+        listOf("target", "app/target", "bench/target").forEach { File(repo, it).deleteRecursively() }
+        git("init", "-q", "-b", "main")
+        git("add", "-A")
+        git("commit", "-q", "-m", "orders-service")
+        val pricing = File(repo, "app/src/main/java/com/example/orders/Pricing.java")
+        val fast = "byte[] digest = sha256(sku);"
+        val slow = "byte[] digest = sha256(sku);\n        for (int i = 0; i < 400; i++) {\n" +
+            "            digest = sha256(sku + digest[0]);\n        }\n        digest = sha256(sku);"
+        assertTrue(pricing.readText().contains(fast), "Pricing.listPrice changed: plant the slowdown anew")
+        pricing.writeText(pricing.readText().replace(fast, slow))
+        git("commit", "-q", "-am", "Pricing: a planted slowdown (the digest computed 400 times)")
+    }
+
+    private fun git(vararg args: String): String {
+        val r = runProcess(
+            listOf("git", "-c", "user.name=it", "-c", "user.email=it@example.com") + args,
+            dir = repo,
+            mergeErr = true,
+        )
+        assertEquals(0, r.exitCode, r.stdout)
+        return r.stdout.trim()
+    }
+
+    private fun script(base: String, head: String, out: File) = listOf(
+        "bash", File(repo, "scripts").resolve("serverbench-pr").path, base, head, "--forks", "4", "--budget", "0", "--out", out.path, "--",
+        "-Dserverbench.warmup=off", "-wi", "0", "-i", "1", "-r", "1s",
+    )
+
+    /** The build as the workflow's, offline: the example's own end-to-end build has filled the local repository. */
+    private val env = mapOf("SERVERBENCH_BUILD" to "mvn -B -q -o package -Dmaven.test.skip=true")
+
+    /** Nothing of a run outlives it: no service, supervisor or PostgreSQL started from this repository's jars. */
+    private fun assertNothingLeft() {
+        val left = ProcessHandle.allProcesses().filter { p ->
+            p.info().commandLine().orElse("").let { it.contains("serverbench-pr.") || it.contains(repo.path) }
+        }.toList()
+        assertTrue(left.isEmpty(), "left running: ${left.map { it.info().commandLine().orElse("?") }}")
+        assertEquals(
+            listOf(repo.path),
+            git("worktree", "list", "--porcelain").lines().filter {
+                it.startsWith("worktree ")
+            }.map { it.removePrefix("worktree ") },
+        )
+    }
+
+    @Test
+    @Order(1)
+    fun `the planted slowdown is marked slower, each fork against a service of its own`() {
+        history()
+        val out = File(repo.parentFile, "slowdown").apply { deleteRecursively() }
+        val run = runProcess(
+            script("HEAD~1", "HEAD", out),
+            dir = repo,
+            env = env,
+            outputTo = File(repo.parentFile, "slowdown.out") to File(repo.parentFile, "slowdown.err"),
+            timeout = 20.minutes,
+            name = "serverbench-pr",
+        )
+        assertEquals(0, run.exitCode, run.stderr.takeLast(4000))
+        assertNothingLeft()
+
+        val artifacts = File(out, "artifacts")
+        val rows = JsonMapper.builder().build().readTree(File(artifacts, "compare.json"))
+        val throughput = rows.single { it["metric"].asString() == "score" }
+        assertTrue(throughput["significant"].asBoolean(), "$throughput")
+        assertEquals("slower", throughput["verdict"].asString(), "$throughput")
+        val forks = File(artifacts, "forks").list()!!.toSet()
+        for (side in listOf("base", "head")) {
+            for (n in 1..4) {
+                assertTrue("$side-$n.json" in forks, "$side-$n.json missing: $forks")
+                // Each fork had its own service, whose output is kept beside it.
+                assertTrue(File(artifacts, "forks/$side-$n-service.log").length() > 0, "$side-$n-service.log")
+            }
+        }
+        val comment = File(out, "comment.md").readText()
+        assertTrue(comment.startsWith("<!-- serverbench-pr -->\n"), comment)
+        assertTrue(comment.contains("**slower**"), comment)
+        assertTrue(comment.contains("```sh\n${File("scripts", "serverbench-pr").path} "), comment)
+        assertTrue(File(artifacts, "build-head.log").isFile, "${artifacts.list()!!.toList()}")
+    }
+
+    /** The workflow's cancel or timeout, as Ctrl-C: the finished forks' results are in the artifact's folder. */
+    @Test
+    @Order(2)
+    fun `an interrupted run keeps the finished forks' results and stops every service`() {
+        history()
+        val out = File(repo.parentFile, "interrupted").apply { deleteRecursively() }
+        val log = File(repo.parentFile, "interrupted.log")
+        // Its own process group (setsid), which Ctrl-C signals as a whole.
+        val builder = ProcessBuilder(listOf("setsid") + script("HEAD", "HEAD", out)).directory(repo)
+            .redirectErrorStream(true).redirectOutput(log)
+        builder.environment().putAll(env)
+        val process = builder.start()
+        try {
+            // "fork 3 of 8" starts once forks 1 and 2 (base-1, head-1) have finished.
+            val deadline = System.nanoTime() + 10.minutes.inWholeNanoseconds
+            while (!log.readText().contains("compare: fork 3 of") && process.isAlive) {
+                assertTrue(
+                    System.nanoTime() < deadline,
+                    "no third fork within 10 min: ${log.readText().takeLast(3000)}",
+                )
+                Thread.sleep(200)
+            }
+            assertTrue(process.isAlive, "ended before its third fork: ${log.readText().takeLast(3000)}")
+            ProcessBuilder("kill", "-INT", "--", "-${process.pid()}").start().waitFor()
+            assertTrue(process.waitFor(3, TimeUnit.MINUTES), "still running 3 min after Ctrl-C")
+        } finally {
+            if (process.isAlive) ProcessBuilder("kill", "-KILL", "--", "-${process.pid()}").start().waitFor()
+        }
+        val forks = File(out, "artifacts/forks").list().orEmpty().toSet()
+        assertTrue(forks.containsAll(listOf("base-1.json", "head-1.json")), "$forks; ${log.readText().takeLast(3000)}")
+        assertNothingLeft()
+    }
+}
