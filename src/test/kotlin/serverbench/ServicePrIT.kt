@@ -52,8 +52,10 @@ class ServicePrIT {
         return r.stdout.trim()
     }
 
+    private val script = File(repo, "scripts").resolve("serverbench-pr").path
+
     private fun script(base: String, head: String, out: File) = listOf(
-        "bash", File(repo, "scripts").resolve("serverbench-pr").path, base, head, "--forks", "4", "--budget", "0", "--out", out.path, "--",
+        "bash", script, base, head, "--forks", "4", "--budget", "0", "--out", out.path, "--",
         "-Dserverbench.warmup=off", "-wi", "0", "-i", "1", "-r", "1s",
     )
 
