@@ -12,12 +12,13 @@ import kotlin.test.assertTrue
 import kotlin.time.Duration.Companion.minutes
 
 /**
- * `.github/workflows/serverbench-pr.yml`, the workflow users copy: actionlint (rhysd/actionlint, the workflow
- * checker: syntax, expressions, action inputs, shellcheck of `run:` when installed) passes on it, and it holds
- * together with `scripts/pr-compare`, whose comment it posts.
+ * `.github/workflows/serverbench-pr.yml` and the example service's `serverbench.yml`, the workflows users copy:
+ * actionlint (rhysd/actionlint, the workflow checker: syntax, expressions, action inputs, shellcheck of `run:` when
+ * installed) passes on them, and each holds together with the script whose comment it posts.
  */
 class PullRequestWorkflowTest {
     private val workflow = File(".github/workflows/serverbench-pr.yml")
+    private val serviceWorkflow = File("examples/orders-service/.github/workflows/serverbench.yml")
 
     /** `ACTIONLINT`, else on PATH, else where `go install` puts it. .ci/run installs it when Go is there. */
     private fun actionlint(): File? {
@@ -40,19 +41,21 @@ class PullRequestWorkflowTest {
     }
 
     @Test
-    fun `actionlint passes on the workflow, and fails on a planted mistake`(@TempDir dir: File) {
+    fun `actionlint passes on the workflows, and fails on a planted mistake`(@TempDir dir: File) {
         val binary = actionlint()
         assumeTrue(
             binary != null,
             "actionlint not found (ACTIONLINT, PATH, ~/go/bin): the workflow is not checked. Install it with " +
                 "`go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12`, as .ci/run does when Go is there",
         )
-        val (status, out) = lint(binary!!, workflow)
-        assertEquals(0, status, out)
-        // The check is real: a misspelt input of actions/checkout is refused.
-        val planted = File(dir, "planted.yml")
-        planted.writeText(workflow.readText().replace("fetch-depth:", "fetch-deepth:"))
-        assertNotEquals(0, lint(binary, planted).first, "actionlint accepted the planted mistake")
+        for (file in listOf(workflow, serviceWorkflow)) {
+            val (status, out) = lint(binary!!, file)
+            assertEquals(0, status, "${file.path}: $out")
+            // The check is real: a misspelt input of actions/checkout is refused.
+            val planted = File(dir, "planted.yml")
+            planted.writeText(file.readText().replace("fetch-depth:", "fetch-deepth:"))
+            assertNotEquals(0, lint(binary, planted).first, "actionlint accepted the planted mistake in ${file.path}")
+        }
     }
 
     @Test
@@ -86,5 +89,21 @@ class PullRequestWorkflowTest {
         assertEquals("", suite)
         val row = Regex("""default_args=\('CpuBenchmark.direct\$' """)
         assertTrue(row.containsMatchIn(script), "pr-compare's default row")
+    }
+
+    @Test
+    @Suppress("UNCHECKED_CAST")
+    fun `the service's workflow runs its serverbench-pr script and keeps the folder it writes, also when cancelled`() {
+        val doc = Yaml().load<Map<Any, Any>>(serviceWorkflow.readText())
+        val steps = ((doc["jobs"] as Map<*, *>).values.single() as Map<*, *>)["steps"] as List<Map<*, *>>
+        val run = steps.mapNotNull { it["run"] as String? }.single { it.contains("scripts/serverbench-pr ") }
+        val out = Regex("""--out (\S+)""").find(run)!!.groupValues[1]
+        val upload = steps.single { (it["uses"] as String?)?.startsWith("actions/upload-artifact") == true }
+        assertEquals("$out/", (upload["with"] as Map<*, *>)["path"])
+        assertEquals("always()", upload["if"], "a cancelled or timed-out run uploads the forks that finished")
+        assertTrue(File(serviceWorkflow.parentFile.parentFile.parentFile, "scripts/serverbench-pr").canExecute())
+        // The marker the comment writer puts first, which the step finds its comment by.
+        val marker = Regex("""const marker = '(.+)';""").find(serviceWorkflow.readText())!!.groupValues[1]
+        assertEquals(serverbench.compare.CommentWriter.MARKER, marker)
     }
 }
