@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import serverbench.benchmarks.Jar
 import serverbench.testing.git
+import serverbench.testing.interruptAtThirdFork
 import serverbench.testing.runProcess
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -83,30 +84,15 @@ class PrCompareIT {
         val out = File("target/pr-compare-interrupted-it").absoluteFile.apply { deleteRecursively() }
         val log = File("target/pr-compare-interrupted-it.log").absoluteFile
         val worktrees = git("worktree", "list")
-        // Its own process group (setsid), which Ctrl-C signals as a whole: the script, compare and the running fork.
-        val builder = ProcessBuilder(
-            "setsid", "bash", "scripts/pr-compare", "HEAD", "HEAD", "--head-jar", Jar.path.path, "--forks", "4",
-            "--budget", "0", "--out", out.path, "NoopBenchmark.hello$", "-p", "server=netty", "-wi", "0", "-i", "1",
-            "-r", "1s",
-        ).redirectErrorStream(true).redirectOutput(log)
-        builder.environment()["JAVA_TOOL_OPTIONS"] = "-Dserverbench.warmup=off"
-        val process = builder.start()
-        try {
-            // "fork 3 of 8" starts once forks 1 and 2 (base-1, head-1) have finished.
-            val deadline = System.nanoTime() + 10.minutes.inWholeNanoseconds
-            while (!log.readText().contains("compare: fork 3 of") && process.isAlive) {
-                assertTrue(
-                    System.nanoTime() < deadline,
-                    "no third fork within 10 min: ${log.readText().takeLast(3000)}",
-                )
-                Thread.sleep(200)
-            }
-            assertTrue(process.isAlive, "ended before its third fork: ${log.readText().takeLast(3000)}")
-            ProcessBuilder("kill", "-INT", "--", "-${process.pid()}").start().waitFor()
-            assertTrue(process.waitFor(2, TimeUnit.MINUTES), "still running 2 min after Ctrl-C")
-        } finally {
-            if (process.isAlive) ProcessBuilder("kill", "-KILL", "--", "-${process.pid()}").start().waitFor()
-        }
+        // Its own process group, which Ctrl-C signals as a whole: the script, compare and the running fork.
+        interruptAtThirdFork(
+            listOf(
+                "bash", "scripts/pr-compare", "HEAD", "HEAD", "--head-jar", Jar.path.path, "--forks", "4", "--budget",
+                "0", "--out", out.path, "NoopBenchmark.hello$", "-p", "server=netty", "-wi", "0", "-i", "1", "-r", "1s",
+            ),
+            log,
+            env = mapOf("JAVA_TOOL_OPTIONS" to "-Dserverbench.warmup=off"),
+        )
         val forks = File(out, "artifacts/forks").list().orEmpty().toSet()
         assertTrue(forks.containsAll(listOf("base-1.json", "head-1.json")), "$forks; ${log.readText().takeLast(3000)}")
         assertEquals(worktrees, git("worktree", "list"))

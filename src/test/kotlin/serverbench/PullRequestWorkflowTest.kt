@@ -19,6 +19,7 @@ import kotlin.time.Duration.Companion.minutes
 class PullRequestWorkflowTest {
     private val workflow = File(".github/workflows/serverbench-pr.yml")
     private val serviceWorkflow = File("examples/orders-service/.github/workflows/serverbench.yml")
+    private val serviceScript = File("examples/orders-service/scripts/serverbench-pr")
 
     /** `ACTIONLINT`, else on PATH, else where `go install` puts it. .ci/run installs it when Go is there. */
     private fun actionlint(): File? {
@@ -96,12 +97,14 @@ class PullRequestWorkflowTest {
     fun `the service's workflow runs its serverbench-pr script and keeps the folder it writes, also when cancelled`() {
         val doc = Yaml().load<Map<Any, Any>>(serviceWorkflow.readText())
         val steps = ((doc["jobs"] as Map<*, *>).values.single() as Map<*, *>)["steps"] as List<Map<*, *>>
-        val run = steps.mapNotNull { it["run"] as String? }.single { it.contains("scripts/serverbench-pr ") }
+        val run = steps.mapNotNull { it["run"] as String? }.single {
+            it.contains("${serviceScript.parentFile.name}/${serviceScript.name} ")
+        }
         val out = Regex("""--out (\S+)""").find(run)!!.groupValues[1]
         val upload = steps.single { (it["uses"] as String?)?.startsWith("actions/upload-artifact") == true }
         assertEquals("$out/", (upload["with"] as Map<*, *>)["path"])
         assertEquals("always()", upload["if"], "a cancelled or timed-out run uploads the forks that finished")
-        assertTrue(File(serviceWorkflow.parentFile.parentFile.parentFile, "scripts/serverbench-pr").canExecute())
+        assertTrue(serviceScript.canExecute(), "${serviceScript.path} is not executable")
         // The marker the comment writer puts first, which the step finds its comment by.
         val marker = Regex("""const marker = '(.+)';""").find(serviceWorkflow.readText())!!.groupValues[1]
         assertEquals(serverbench.compare.CommentWriter.MARKER, marker)

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.MethodOrderer
 import org.junit.jupiter.api.Order
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestMethodOrder
+import serverbench.testing.interruptAtThirdFork
 import serverbench.testing.runProcess
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -122,27 +123,7 @@ class ServicePrIT {
         history()
         val out = File(repo.parentFile, "interrupted").apply { deleteRecursively() }
         val log = File(repo.parentFile, "interrupted.log")
-        // Its own process group (setsid), which Ctrl-C signals as a whole.
-        val builder = ProcessBuilder(listOf("setsid") + script("HEAD", "HEAD", out)).directory(repo)
-            .redirectErrorStream(true).redirectOutput(log)
-        builder.environment().putAll(env)
-        val process = builder.start()
-        try {
-            // "fork 3 of 8" starts once forks 1 and 2 (base-1, head-1) have finished.
-            val deadline = System.nanoTime() + 10.minutes.inWholeNanoseconds
-            while (!log.readText().contains("compare: fork 3 of") && process.isAlive) {
-                assertTrue(
-                    System.nanoTime() < deadline,
-                    "no third fork within 10 min: ${log.readText().takeLast(3000)}",
-                )
-                Thread.sleep(200)
-            }
-            assertTrue(process.isAlive, "ended before its third fork: ${log.readText().takeLast(3000)}")
-            ProcessBuilder("kill", "-INT", "--", "-${process.pid()}").start().waitFor()
-            assertTrue(process.waitFor(3, TimeUnit.MINUTES), "still running 3 min after Ctrl-C")
-        } finally {
-            if (process.isAlive) ProcessBuilder("kill", "-KILL", "--", "-${process.pid()}").start().waitFor()
-        }
+        interruptAtThirdFork(script("HEAD", "HEAD", out), log, repo, env)
         val forks = File(out, "artifacts/forks").list().orEmpty().toSet()
         assertTrue(forks.containsAll(listOf("base-1.json", "head-1.json")), "$forks; ${log.readText().takeLast(3000)}")
         assertNothingLeft()

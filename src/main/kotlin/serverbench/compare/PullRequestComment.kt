@@ -110,6 +110,9 @@ class CommentWriter(private val out: PrintStream, private val err: PrintStream) 
     }
 
     companion object {
+        /** The comment's first line, by which the workflows find the comment to update. */
+        const val MARKER = "<!-- serverbench-pr -->"
+
         /**
          * The service's own package as frames name it, the first two parts (`com/example/`, as [TopFrames.ownCode]):
          * from the jar's `Start-Class` (a Spring Boot jar's `Main-Class` is Boot's launcher), else its `Main-Class`.
@@ -158,7 +161,7 @@ private class CommentText(private val inputs: CommentWriter.Inputs) {
 
     private fun compose(table: String, frames: String): String {
         val sb = StringBuilder()
-        sb.append("$MARKER\n")
+        sb.append("${CommentWriter.MARKER}\n")
         sb.append("## ${inputs.title}: head `${inputs.head.take(SHORT_SHA)}` against base ")
         sb.append("`${inputs.base.take(SHORT_SHA)}`\n\n")
         sb.append("${inputs.what.trimEnd()}\n\n")
@@ -221,7 +224,6 @@ private class CommentText(private val inputs: CommentWriter.Inputs) {
     }
 
     companion object {
-        const val MARKER = "<!-- serverbench-pr -->"
 
         /** GitHub refuses a comment body longer than this. */
         const val GITHUB_LIMIT = 65_536

@@ -2,6 +2,7 @@ package serverbench.testing
 
 import java.io.File
 import java.util.concurrent.TimeUnit
+import kotlin.test.assertTrue
 import kotlin.test.fail
 import kotlin.time.Duration
 import kotlin.time.Duration.Companion.minutes
@@ -71,3 +72,28 @@ fun runProcess(
 
 /** `git` with [args] in the project's repository: what it printed (stderr too), trimmed, whatever its exit code. */
 fun git(vararg args: String): String = runProcess(listOf("git") + args, mergeErr = true).stdout.trim()
+
+/**
+ * Ctrl-C at the third fork, as a terminal, a cancelled workflow or its timeout sends it: [command] runs in a process
+ * group of its own (`setsid`), its output in [log]; once compare says it starts its third fork (base-1 and head-1
+ * have finished) the whole group gets SIGINT, and must end within 3 minutes. SIGKILL to the group if it did not.
+ */
+fun interruptAtThirdFork(command: List<String>, log: File, dir: File? = null, env: Map<String, String> = emptyMap()) {
+    val builder = ProcessBuilder(
+        listOf("setsid") + command,
+    ).directory(dir).redirectErrorStream(true).redirectOutput(log)
+    builder.environment().putAll(env)
+    val process = builder.start()
+    try {
+        val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10)
+        while (!log.readText().contains("compare: fork 3 of") && process.isAlive) {
+            assertTrue(System.nanoTime() < deadline, "no third fork within 10 min: ${log.readText().takeLast(3000)}")
+            Thread.sleep(200)
+        }
+        assertTrue(process.isAlive, "ended before its third fork: ${log.readText().takeLast(3000)}")
+        ProcessBuilder("kill", "-INT", "--", "-${process.pid()}").start().waitFor()
+        assertTrue(process.waitFor(3, TimeUnit.MINUTES), "still running 3 min after Ctrl-C")
+    } finally {
+        if (process.isAlive) ProcessBuilder("kill", "-KILL", "--", "-${process.pid()}").start().waitFor()
+    }
+}
