@@ -11,6 +11,7 @@ import serverbench.fixture.Cgroups
 import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
 import serverbench.params.CpuParams
+import serverbench.testing.deleteResults
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.nio.file.Files
@@ -74,7 +75,7 @@ class CpuBudgetIT {
             assertEquals(0.0, score("errors"))
             assertTrue(result["primaryMetric"]["score"].asDouble() > 0)
         } finally {
-            json.delete()
+            deleteResults(json)
         }
         assertEquals(emptyList(), groups())
     }

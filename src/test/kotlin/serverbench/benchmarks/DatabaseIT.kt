@@ -6,6 +6,7 @@ import serverbench.app.DatabaseClients
 import serverbench.app.DatabaseSchema
 import serverbench.fixture.BundledPostgres
 import serverbench.fixture.PostgresServer
+import serverbench.testing.deleteResults
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import java.nio.file.Files
@@ -56,7 +57,7 @@ class DatabaseIT {
             }
             assertEquals(before, leftovers(), "nothing of the trials' PostgreSQL remains")
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 

@@ -2,6 +2,7 @@ package serverbench.benchmarks
 
 import org.junit.jupiter.api.Test
 import serverbench.Full
+import serverbench.testing.deleteResults
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import java.nio.file.Files
@@ -58,7 +59,7 @@ class FlameTargetIT {
             serve.destroy()
             if (!serve.waitFor(20, TimeUnit.SECONDS)) serve.destroyForcibly()
             dir.deleteRecursively()
-            json.delete()
+            deleteResults(json)
         }
     }
 

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test
 import serverbench.Full
 import serverbench.client.LoadClient
 import serverbench.metrics.RunFiles
+import serverbench.testing.deleteResults
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
@@ -63,7 +64,7 @@ class JarSmokeIT {
             // Two measured iterations: each run says it could not judge steadiness, and what would.
             assertTrue(run.stdout.contains("too few iterations to judge steadiness (-i 5 or more)"), run.stdout)
         } finally {
-            json.delete()
+            deleteResults(json)
             RunFiles.root(json).deleteRecursively()
         }
     }
@@ -94,7 +95,7 @@ class JarSmokeIT {
                 assertEquals(if (server == "netty") "default" else "n/a", r["params"]["nettyIoWorkers"].asString())
             }
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 
@@ -148,7 +149,7 @@ class JarSmokeIT {
             assertTrue(meta.contains("graph total: $samples (the load client left out"), meta)
         } finally {
             dir.deleteRecursively()
-            json.delete()
+            deleteResults(json)
         }
     }
 
@@ -216,7 +217,7 @@ class JarSmokeIT {
             )
         } finally {
             dir.deleteRecursively()
-            json.delete()
+            deleteResults(json)
         }
     }
 
@@ -250,7 +251,7 @@ class JarSmokeIT {
             val results: JsonNode = JsonMapper.builder().build().readTree(json)
             assertEquals(4, results.size(), json.readText())
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 
@@ -271,7 +272,7 @@ class JarSmokeIT {
                 assertMetrics(r)
             }
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 
@@ -309,7 +310,7 @@ class JarSmokeIT {
             assertFalse(m.has("littlesLaw"), "Little's law is a closed-loop check")
             assertTrue(m["server.inFlightMax"]["score"].asDouble() in 1.0..8.0, "in flight ${m["server.inFlightMax"]}")
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 
@@ -334,7 +335,7 @@ class JarSmokeIT {
             assertTrue(m["littlesLaw"]["score"].asDouble() in 0.9..1.1, "${m["littlesLaw"]}")
             assertEquals(0.0, m["warning.littlesLaw"]["score"].asDouble())
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 
@@ -418,6 +419,7 @@ class JarSmokeIT {
             )
         } finally {
             ownFiles.forEach { it.deleteRecursively() }
+            mine.parentFile.deleteRecursively()
         }
     }
 
@@ -443,7 +445,7 @@ class JarSmokeIT {
             assertTrue(lines[1].startsWith("serverbench: 1 of 1 benchmark runs failed"), lines[1])
             assertFalse(json.exists() && json.readText().contains("\"score\""), "a failed benchmark has no score")
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 
@@ -487,7 +489,7 @@ class JarSmokeIT {
                     "server:\n${run.stdout}",
             )
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 
@@ -534,7 +536,7 @@ class JarSmokeIT {
                     "result",
             )
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 

@@ -2,6 +2,7 @@ package serverbench.benchmarks
 
 import org.junit.jupiter.api.Test
 import serverbench.Full
+import serverbench.testing.deleteResults
 import tools.jackson.databind.json.JsonMapper
 import java.nio.file.Files
 import kotlin.test.assertEquals
@@ -50,7 +51,7 @@ class JsonIT {
                 assertTrue(secondary.has("server.cpuPerReq") && secondary.has("heap.allocPerReq"), row.toString())
             }
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 

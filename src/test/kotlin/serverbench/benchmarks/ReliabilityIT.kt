@@ -6,6 +6,7 @@ import org.junit.jupiter.params.provider.ValueSource
 import serverbench.Full
 import serverbench.fixture.CpuPlacement
 import serverbench.fixture.WritableCgroups
+import serverbench.testing.deleteResults
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import java.nio.file.Files
@@ -113,7 +114,7 @@ class ReliabilityIT {
             )
             Sockets.assertClosed(run.stdout)
         } finally {
-            json.delete()
+            deleteResults(json)
         }
     }
 

@@ -3,6 +3,7 @@ package serverbench.benchmarks
 import com.sun.net.httpserver.HttpServer
 import org.junit.jupiter.api.Test
 import serverbench.Full
+import serverbench.metrics.RunFiles
 import java.io.File
 import java.net.InetSocketAddress
 import java.nio.file.Files
@@ -50,12 +51,17 @@ class RemoteTargetIT {
     fun `a target is measured with the serve process's figures, another stack and a budget are refused in one line`() {
         val s = serve("netty")
         try {
-            val json = File.createTempFile("remote", ".json").apply { deleteOnExit() }
-            val ok = Jar.run(
-                "NoopBenchmark", "-p", "server=netty", "-p", "concurrency=8", "-f", "1", "-i", "2", "-r", "1s",
-                "-rf", "json", "-rff", json.path,
-                jvmArgs = target(s),
-            )
+            val json = File.createTempFile("remote", ".json")
+            val ok = try {
+                Jar.run(
+                    "NoopBenchmark", "-p", "server=netty", "-p", "concurrency=8", "-f", "1", "-i", "2", "-r", "1s",
+                    "-rf", "json", "-rff", json.path,
+                    jvmArgs = target(s),
+                )
+            } finally {
+                json.deleteOnExit()
+                RunFiles.root(json).deleteRecursively()
+            }
             assertEquals(0, ok.exitCode, ok.toString())
             assertTrue(ok.stdout.contains("netty on 127.0.0.1:${s.port} (pid ${s.pid},"), ok.toString())
             // The steady warmup judged the target's JIT, not this JVM's (which compiles only the load client).
@@ -131,8 +137,8 @@ class RemoteTargetIT {
         }
         server.executor = Executors.newFixedThreadPool(2)
         server.start()
+        val dir = Files.createTempDirectory("httpfile")
         try {
-            val dir = Files.createTempDirectory("httpfile")
             val http = dir.resolve("hello.http")
             Files.writeString(
                 http,
@@ -181,6 +187,7 @@ class RemoteTargetIT {
         } finally {
             server.stop(0)
             (server.executor as ExecutorService).shutdownNow()
+            dir.toFile().deleteRecursively()
         }
     }
 }
