@@ -55,7 +55,8 @@ class PrCompareIT {
         val reproduce = "scripts/pr-compare $sha $sha --forks 4 --budget 0 NoopBenchmark.hello\\$ -p server=netty"
         assertTrue(comment.contains(reproduce), comment)
         assertTrue(Regex("""- \d+ cores""").containsMatchIn(comment), comment)
-        assertTrue(comment.contains("openjdk version") || comment.contains("java version"), comment)
+        assertTrue(comment.contains("\n- Java: "), comment)
+        assertTrue(comment.contains("forks interleaved in one sitting on one machine (`scripts/pr-compare`)"), comment)
 
         val artifacts = File(out, "artifacts")
         val rows = JsonMapper.builder().build().readTree(File(artifacts, "compare.json"))

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
 import org.yaml.snakeyaml.Yaml
+import serverbench.compare.CommentWriter
 import serverbench.testing.runProcess
 import java.io.File
 import kotlin.test.assertEquals
@@ -78,10 +79,10 @@ class PullRequestWorkflowTest {
         assertTrue(steps.any { (it["run"] as String?)?.contains("scripts/pr-compare ") == true }, "$steps")
         assertEquals("pr-compare/", with("actions/upload-artifact")["path"])
 
-        // The comment it updates is found by the marker pr-compare puts first.
+        // The comment it updates is found by the marker the comment's writer, which pr-compare runs, puts first.
         val script = File("scripts/pr-compare").readText()
-        val marker = Regex("""^marker='(.+)'$""", RegexOption.MULTILINE).find(script)!!.groupValues[1]
-        assertEquals("<!-- serverbench-pr -->", marker)
+        val marker = CommentWriter.MARKER
+        assertTrue(script.contains("serverbench.compare.PullRequestComment"), "pr-compare writes its comment so")
         assertTrue((with("actions/github-script")["script"] as String).contains("const marker = '$marker';"))
 
         // No suite by default: pr-compare's own row, the one its defaults can show a 3 % change on.
@@ -107,6 +108,6 @@ class PullRequestWorkflowTest {
         assertTrue(serviceScript.canExecute(), "${serviceScript.path} is not executable")
         // The marker the comment writer puts first, which the step finds its comment by.
         val marker = Regex("""const marker = '(.+)';""").find(serviceWorkflow.readText())!!.groupValues[1]
-        assertEquals(serverbench.compare.CommentWriter.MARKER, marker)
+        assertEquals(CommentWriter.MARKER, marker)
     }
 }
