@@ -56,6 +56,8 @@ class PrCompareIT {
         assertTrue(comment.contains(reproduce), comment)
         assertTrue(Regex("""- \d+ cores""").containsMatchIn(comment), comment)
         assertTrue(comment.contains("\n- Java: "), comment)
+        assertTrue(comment.contains("- base: `${sha.take(7)}`, "), comment)
+        assertTrue(!comment.contains("pr-compare."), "a temporary path in the comment: $comment")
         assertTrue(comment.contains("forks interleaved in one sitting on one machine (`scripts/pr-compare`)"), comment)
 
         val artifacts = File(out, "artifacts")

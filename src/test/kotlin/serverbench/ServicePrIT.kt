@@ -114,6 +114,14 @@ class ServicePrIT {
         assertTrue(comment.contains("**slower**"), comment)
         assertTrue(comment.contains("```sh\n${File("scripts", "serverbench-pr").path} "), comment)
         assertTrue(File(artifacts, "build-head.log").isFile, "${artifacts.list()!!.toList()}")
+        // Each side said by its commit and the rows' workload by its place in head's tree, not by temporary paths
+        // (the worktrees are gone); the artifact keeps the workload that was sent.
+        val sha = { ref: String -> runProcess(listOf("git", "rev-parse", "--short=7", ref), dir = repo).stdout.trim() }
+        assertTrue(comment.contains("- base: `${sha("HEAD~1")}`, "), comment)
+        assertTrue(comment.contains("- head: `${sha("HEAD")}`, "), comment)
+        assertTrue(comment.contains("workload=head-tree/orders.http"), comment)
+        assertTrue(!comment.contains("serverbench-pr."), "a temporary path in the comment: $comment")
+        assertTrue(File(artifacts, "head-tree/orders.http").isFile, "${artifacts.list()!!.toList()}")
     }
 
     /** The workflow's cancel or timeout, as Ctrl-C: the finished forks' results are in the artifact's folder. */

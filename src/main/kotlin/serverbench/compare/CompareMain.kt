@@ -15,7 +15,7 @@ import kotlin.system.exitProcess
 
 private const val USAGE = "usage: scripts/compare [--base-jar J] [--head-jar J] [--base-java J] [--head-java J] " +
     "[--base-args \"...\"] [--head-args \"...\"] [--base-serve \"--jar base.jar ...\"] [--head-serve \"...\"] " +
-    "[--forks N] [--precision P%] [--budget 15m] <regex> [JMH options]"
+    "[--base-label TEXT] [--head-label TEXT] [--forks N] [--precision P%] [--budget 15m] <regex> [JMH options]"
 
 /**
  * The iteration options of a fork when the user gives none: the main job's 5 × 5 s. Iterations of 1 s, tried first,
@@ -115,6 +115,7 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         private val javas = SIDES.associateWith { parser.accepts("$it-java").withRequiredArg() }
         private val sideArgs = SIDES.associateWith { parser.accepts("$it-args").withRequiredArg().defaultsTo("") }
         private val serves = SIDES.associateWith { parser.accepts("$it-serve").withRequiredArg() }
+        private val labels = SIDES.associateWith { parser.accepts("$it-label").withRequiredArg() }
         private val forksSpec = parser.accepts("forks").withRequiredArg().ofType(Int::class.javaObjectType)
             .defaultsTo(DEFAULT_FORKS)
         private val precisionSpec = parser.accepts("precision").withRequiredArg().defaultsTo(DEFAULT_PRECISION)
@@ -171,7 +172,8 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             }
             val serve = set.valueOf(serves.getValue(name))?.trim()?.split(Regex("\\s+"))?.filter { it.isNotEmpty() }
             serve?.let { ServedService.problem("--$name-serve", it) }?.let { throw Refused(it) }
-            val config = Configuration(name, jar, exe, set.valueOf(sideArgs.getValue(name)), serve.orEmpty())
+            val label = set.valueOf(labels.getValue(name))?.trim()?.takeIf { it.isNotEmpty() }
+            val config = Configuration(name, jar, exe, set.valueOf(sideArgs.getValue(name)), serve.orEmpty(), label)
             // The fork's target is its own service's: one named as well would be driven instead of it.
             if (serve != null && (config.jvmOptions + common()).any { it.startsWith("-D${RemoteTarget.TARGET}") }) {
                 throw Refused(

@@ -14,6 +14,12 @@ class Configuration(
     val java: String,
     args: String,
     val serve: List<String> = listOf(),
+    /**
+     * What the side is, for a reader (`--base-label`, such as a commit): said instead of the jar's path, and the
+     * served jar by its file name, where those paths are temporary (a pull request's worktrees) and mean nothing
+     * once the run is over.
+     */
+    private val label: String? = null,
 ) {
     private val tokens = args.trim().split(Regex("\\s+")).filter { it.isNotEmpty() }
 
@@ -26,10 +32,16 @@ class Configuration(
     /** Parameters this side sets: rows are paired across sides without them. */
     val params: Set<String> = paramValues.keys.toSortedSet()
 
-    fun describe(): String = (
-        listOf(jar.path, java, tokens.joinToString(" ").ifEmpty { "(no options)" }) +
-            (if (serve.isEmpty()) listOf() else listOf("each fork against its own `serve ${serve.joinToString(" ")}`"))
-        ).joinToString(", ")
+    fun describe(): String {
+        val served = if (label == null) {
+            serve
+        } else {
+            serve.mapIndexed { i, t -> if (i > 0 && serve[i - 1] == "--jar") File(t).name else t }
+        }
+        val service = if (served.isEmpty()) null else "each fork against its own `serve ${served.joinToString(" ")}`"
+        return listOfNotNull(label ?: jar.path, java, tokens.joinToString(" ").ifEmpty { "(no options)" }, service)
+            .joinToString(", ")
+    }
 
     /**
      * The command that measures one fork of this side: the launcher of [jar] on [java], the user's regex and JMH

@@ -199,6 +199,7 @@ private class CommentText(private val inputs: CommentWriter.Inputs) {
                 )
             }
             if (folder("profiles")) add("`profiles/` (flamegraphs)")
+            if (folder("head-tree")) add("`head-tree/` (the workload as sent)")
             dir.listFiles { f -> f.isFile && f.name.startsWith("build-") && f.name.endsWith(".log") }
                 .orEmpty().map { it.name }.sorted().forEach { add("`$it`") }
             if (file("compare.log")) add("`compare.log` (its progress lines)")

@@ -60,6 +60,22 @@ class ConfigurationTest {
     }
 
     @Test
+    fun `a side is described by its paths, or by its label with a served jar by its name`() {
+        val serve = listOf("--jar", "/tmp/serverbench-pr.x/base/app/target/orders.jar", "--postgres")
+        val plain = Configuration("base", jar, "java", "-p limit=1", serve)
+        assertEquals(
+            "target/benchmarks.jar, java, -p limit=1, each fork against its own " +
+                "`serve --jar /tmp/serverbench-pr.x/base/app/target/orders.jar --postgres`",
+            plain.describe(),
+        )
+        val labelled = Configuration("base", jar, "java", "", serve, label = "`ec96dd3`")
+        assertEquals(
+            "`ec96dd3`, java, (no options), each fork against its own `serve --jar orders.jar --postgres`",
+            labelled.describe(),
+        )
+    }
+
+    @Test
     fun `a java is an executable or a JDK directory`() {
         val home = System.getProperty("java.home")
         assertEquals(File(home, "bin/java").path, Configuration.java(home))

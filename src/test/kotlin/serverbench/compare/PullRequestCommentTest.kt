@@ -68,6 +68,7 @@ class PullRequestCommentTest {
         ).writeText(ComparisonOutput.markdown(comparison, "base.jar", "head.jar", "6 forks a side"))
         File(dir, "compare.log").writeText("compare: ...\n")
         File(dir, "build-head.log").writeText("")
+        File(dir, "head-tree").mkdirs()
         return dir
     }
 
@@ -186,7 +187,8 @@ class PullRequestCommentTest {
             text.contains(
                 "\nArtifacts in [the workflow run](https://github.com/o/r/actions/runs/1): `compare.json` (the " +
                     "verdict for tools), `compare.md` (the table), `forks/` (each fork's JMH results and log), " +
-                    "`profiles/` (flamegraphs), `build-head.log`, `compare.log` (its progress lines).\n",
+                    "`profiles/` (flamegraphs), `head-tree/` (the workload as sent), `build-head.log`, `compare.log` " +
+                    "(its progress lines).\n",
             ),
             text,
         )
