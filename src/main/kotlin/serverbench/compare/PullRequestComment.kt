@@ -27,9 +27,9 @@ private const val USAGE = "usage: java -cp benchmarks.jar serverbench.compare.Pu
     "--base SHA --head SHA --what TEXT [--reproduce CMD] [--run-url URL] [--service-jar FILE] [--title TEXT]"
 
 /**
- * A comparison's pull-request comment, in markdown on stdout, from the folder of its artifacts: what
- * scripts/pr-compare writes for serverbench's own pull requests, here for a service repository's, where only this
- * jar is at hand (no scripts, perhaps no jq); with the top frames of each side when the forks were profiled. Exit 0
+ * A comparison's pull-request comment, in markdown on stdout, from the folder of its artifacts: the comment of both
+ * pull-request scripts, scripts/pr-compare for serverbench's own and a service repository's serverbench-pr, where
+ * only this jar is at hand; with the top frames of each side when the forks were profiled. Exit 0
  * when written, whatever the folder holds (an interrupted run's comment says what is there); 2 on bad input.
  */
 fun main(args: Array<String>) {
@@ -184,7 +184,7 @@ private class CommentText(private val inputs: CommentWriter.Inputs) {
         return text.substring(0, end) + note
     }
 
-    /** What the artifacts folder holds, as the run left it (scripts/pr-compare's list). */
+    /** What the artifacts folder holds, as the run left it. */
     private fun contents(): String {
         fun file(name: String) = File(dir, name).isFile
         fun folder(name: String) = File(dir, name).isDirectory
@@ -308,7 +308,7 @@ private class TopFramesSection(
     }
 }
 
-/** The rows compare marked, from its JSON (scripts/pr-compare's `findings`, which reads it with jq). */
+/** The rows compare marked, from its JSON. */
 private object Findings {
     private const val NONE = "**No comparison**: no benchmark completed on both sides; each fork's log is in the " +
         "artifacts (`forks/`)."
@@ -342,7 +342,7 @@ private object Findings {
 
     private fun number(node: JsonNode?): Double? = node?.takeIf { it.isNumber }?.asDouble()
 
-    /** Three decimals, trailing zeros dropped: jq's `. * 1000 | round / 1000`. */
+    /** Three decimals, trailing zeros dropped. */
     private fun r(node: JsonNode?): String = number(node)?.let {
         BigDecimal(it).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString()
     } ?: "–"

@@ -3,7 +3,7 @@ package serverbench.benchmarks
 import com.sun.net.httpserver.HttpServer
 import org.junit.jupiter.api.Test
 import serverbench.Full
-import serverbench.metrics.RunFiles
+import serverbench.testing.deleteResults
 import java.io.File
 import java.net.InetSocketAddress
 import java.nio.file.Files
@@ -50,18 +50,13 @@ class RemoteTargetIT {
     @Test
     fun `a target is measured with the serve process's figures, another stack and a budget are refused in one line`() {
         val s = serve("netty")
+        val json = File.createTempFile("remote", ".json")
         try {
-            val json = File.createTempFile("remote", ".json")
-            val ok = try {
-                Jar.run(
-                    "NoopBenchmark", "-p", "server=netty", "-p", "concurrency=8", "-f", "1", "-i", "2", "-r", "1s",
-                    "-rf", "json", "-rff", json.path,
-                    jvmArgs = target(s),
-                )
-            } finally {
-                json.deleteOnExit()
-                RunFiles.root(json).deleteRecursively()
-            }
+            val ok = Jar.run(
+                "NoopBenchmark", "-p", "server=netty", "-p", "concurrency=8", "-f", "1", "-i", "2", "-r", "1s",
+                "-rf", "json", "-rff", json.path,
+                jvmArgs = target(s),
+            )
             assertEquals(0, ok.exitCode, ok.toString())
             assertTrue(ok.stdout.contains("netty on 127.0.0.1:${s.port} (pid ${s.pid},"), ok.toString())
             // The steady warmup judged the target's JIT, not this JVM's (which compiles only the load client).
@@ -97,6 +92,7 @@ class RemoteTargetIT {
             assertTrue(proxy.stderr.contains("cannot drive -Dserverbench.target"), proxy.toString())
         } finally {
             stop(s)
+            deleteResults(json)
         }
     }
 
