@@ -18,7 +18,7 @@ import kotlin.test.assertTrue
 /**
  * What an unattended run (an overnight sweep, CI) depends on: bad input is refused in one line before anything runs;
  * a failing server fails its benchmark with a reason while the others still run; the results of finished benchmarks
- * survive the launcher being killed; and nothing of ours (fork, listening port) outlives a run.
+ * survive the launcher being killed; and nothing of ours (fork, listening port, folder) outlives a run.
  */
 class ReliabilityIT {
     private val quick = arrayOf("-f", "1", "-wi", "0", "-i", "1", "-r", "1s")
@@ -194,6 +194,44 @@ class ReliabilityIT {
         } finally {
             process.descendants().forEach { it.destroyForcibly() }
             process.destroyForcibly()
+        }
+    }
+
+    /**
+     * Fails before: a fork whose launcher was killed halted, so Tomcat's and Jetty's folders (made in the temporary
+     * directory, deleted at exit) stayed there. The forks get a temporary directory of their own to look at.
+     */
+    @Full
+    @ParameterizedTest
+    @ValueSource(strings = ["tomcat", "jetty"])
+    fun `a killed launcher leaves no server folders in the temporary directory`(server: String) {
+        val tmp = Files.createTempDirectory("fork-tmp").toFile()
+        val started = Jar.start(
+            "NoopBenchmark.hello", "-p", "server=$server", "-f", "1", "-wi", "0", "-i", "30", "-r", "1s",
+            "-jvmArgsAppend", "-Djava.io.tmpdir=${tmp.path}",
+        )
+        val process = started.process
+        try {
+            val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
+            // The fork's setup line, after the run's header: the class-data archive's own short run comes first.
+            while (!started.out.readText().substringAfterLast("# Run progress", "").contains("context started")) {
+                assertTrue(
+                    process.isAlive && System.nanoTime() < deadline,
+                    "the fork did not measure: ${started.out.readText().takeLast(4000)}",
+                )
+                Thread.sleep(100)
+            }
+            val made = tmp.list().orEmpty().sorted()
+            assertTrue(made.isNotEmpty(), "$server made no folder in the forks' temporary directory ${tmp.path}")
+            val family = process.descendants().toList()
+            process.destroyForcibly()
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS))
+            for (p in family) assertTrue(!p.onExit().get(30, TimeUnit.SECONDS).isAlive, "fork ${p.pid()} lives on")
+            assertEquals(emptyList(), tmp.list().orEmpty().sorted(), "left behind of $made")
+        } finally {
+            process.descendants().forEach { it.destroyForcibly() }
+            process.destroyForcibly()
+            tmp.deleteRecursively()
         }
     }
 
