@@ -3,6 +3,14 @@
 import groovy.json.JsonSlurper
 
 def java = new File(System.getProperty('java.home'), 'bin/java').path
+
+// No benchmark named: the service's own run, not the built-in ones the jar also holds (checked, nothing started).
+def check = new ProcessBuilder([java, '-Dserverbench.checkOnly=true', '-jar', 'bench/target/benchmarks.jar'])
+        .directory(basedir).redirectErrorStream(true).start()
+def checked = check.inputStream.text
+assert check.waitFor() == 0: "the check of a run with no benchmark named failed:\n$checked"
+assert checked.contains("running this project's own (OrdersServiceBenchmark)"): checked
+
 def results = new File(basedir, 'target/e2e.json')
 def command = [java, '-Dserverbench.warmup=off', '-jar', 'bench/target/benchmarks.jar', 'OrdersServiceBenchmark',
                '-p', 'server=tomcat', '-i', '1', '-r', '3s', '-rf', 'json', '-rff', results.path]

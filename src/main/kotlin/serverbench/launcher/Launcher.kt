@@ -149,6 +149,9 @@ object Launcher {
                     "serverbench.benchmarks.<Class>.<method>.$meant List them with: java -jar target/benchmarks.jar -l",
             )
         }
+        ownBenchmarks(cmd.includes, Plan.allBenchmarks()).takeIf { it.isNotEmpty() }?.let {
+            println(ownBenchmarksNotice(it))
+        }
         return planned
     }
 
@@ -245,7 +248,25 @@ object Launcher {
         val user = cmd.jvmArgsAppend.orElse(emptyList())
         builder.jvmArgsAppend(*(COMPAT_JVM_ARGS + forwarded + user).toTypedArray())
         if (cmd.includes.none { it.contains(SELF_CHECK) }) builder.exclude(SELF_CHECK)
+        if (ownBenchmarks(cmd.includes, Plan.allBenchmarks()).isNotEmpty()) builder.include(OWN_ONLY)
         return builder.build()
+    }
+
+    /** Matches every benchmark outside serverbench's own package. */
+    private const val OWN_ONLY = "^(?!serverbench\\.)"
+
+    /**
+     * With no benchmark named, a project's own benchmarks (those outside serverbench's package) are the ones to run: a
+     * team's jar also holds the built-in ones, whose runs no one asked for would take hours. Empty when the command
+     * names some, or the jar holds only serverbench's (its own `target/benchmarks.jar`).
+     */
+    fun ownBenchmarks(includes: List<String>, all: List<String>): List<String> =
+        if (includes.isNotEmpty()) emptyList() else all.filterNot { it.startsWith("serverbench.") }
+
+    fun ownBenchmarksNotice(own: List<String>): String {
+        val classes = own.map { it.substringBeforeLast('.').substringAfterLast('.') }.distinct()
+        return "serverbench: no benchmark named: running this project's own (${classes.joinToString(", ")}); " +
+            "serverbench's built-in benchmarks in this jar run when named (e.g. NoopBenchmark), -l lists them all"
     }
 
     /**

@@ -47,6 +47,26 @@ class LauncherTest {
     }
 
     @Test
+    fun `with no benchmark named, a team's jar runs the team's own benchmarks and says how to run the built-in ones`() {
+        val all = listOf(
+            "com.example.orders.bench.OrdersServiceBenchmark.createOrder",
+            "com.example.orders.bench.OrdersServiceBenchmark.readOrder",
+            "serverbench.benchmarks.CpuBenchmark.direct",
+            "serverbench.benchmarks.NoopBenchmark.hello",
+        )
+        val own = Launcher.ownBenchmarks(emptyList(), all)
+        assertEquals(all.take(2), own)
+        assertEquals(
+            "serverbench: no benchmark named: running this project's own (OrdersServiceBenchmark); serverbench's " +
+                "built-in benchmarks in this jar run when named (e.g. NoopBenchmark), -l lists them all",
+            Launcher.ownBenchmarksNotice(own),
+        )
+        // Named ones run as named, built-in or not; serverbench's own jar runs all of its own as JMH does.
+        assertEquals(emptyList(), Launcher.ownBenchmarks(listOf("Noop"), all))
+        assertEquals(emptyList(), Launcher.ownBenchmarks(emptyList(), all.drop(2)))
+    }
+
+    @Test
     fun `throughput, JMH's own mode for these benchmarks, is accepted`() {
         val (status, err) = launch("NoSuchBenchmarkAnywhere", "-bm", "thrpt")
         assertEquals(2, status)
