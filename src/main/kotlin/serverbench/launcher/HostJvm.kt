@@ -17,7 +17,7 @@ object HostJvm {
     fun relaunchIfNeeded(args: Array<String>): Int? {
         if (Runtime.version().feature() < 24) return null
         if (System.getProperty(RELAUNCHED) != null) {
-            ForkGuard.haltWhenParentExits()
+            ForkGuard.exitWhenParentExits()
             return null
         }
         if (System.getProperty("sun.misc.unsafe.memory.access") != null) return null
