@@ -12,6 +12,7 @@ import serverbench.fixture.CpuBudget
 import serverbench.fixture.CpuPlacement
 import serverbench.params.CpuParams
 import serverbench.testing.deleteResults
+import serverbench.testing.killWithDescendants
 import tools.jackson.databind.JsonNode
 import tools.jackson.databind.json.JsonMapper
 import java.nio.file.Files
@@ -174,8 +175,7 @@ class CpuBudgetIT {
             assertTrue(process.waitFor(30, TimeUnit.SECONDS))
             assertEquals(1, groups().size, "the killed fork could not remove its group")
         } finally {
-            process.descendants().forEach { it.destroyForcibly() }
-            process.destroyForcibly()
+            killWithDescendants(process)
         }
         val next = Jar.run(
             "NoopBenchmark.hello$", "-p", "server=netty", "-p", "cpus=1", "-p", "concurrency=2",

@@ -7,6 +7,7 @@ import serverbench.app.DatabaseSchema
 import serverbench.fixture.BundledPostgres
 import serverbench.fixture.PostgresServer
 import serverbench.testing.deleteResults
+import serverbench.testing.killWithDescendants
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import java.nio.file.Files
@@ -98,8 +99,7 @@ class DatabaseIT {
             while (leftovers() != before && System.nanoTime() < end) Thread.sleep(100)
             assertEquals(before, leftovers(), "nothing of the trial's PostgreSQL remains")
         } finally {
-            process.descendants().forEach { it.destroyForcibly() }
-            process.destroyForcibly()
+            killWithDescendants(process)
         }
     }
 

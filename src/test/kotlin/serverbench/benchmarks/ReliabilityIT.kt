@@ -7,6 +7,7 @@ import serverbench.Full
 import serverbench.fixture.CpuPlacement
 import serverbench.fixture.WritableCgroups
 import serverbench.testing.deleteResults
+import serverbench.testing.killWithDescendants
 import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import java.nio.file.Files
@@ -147,19 +148,11 @@ class ReliabilityIT {
             assertTrue(family.isNotEmpty(), "the third run's fork should be running")
             if (signal == "KILL") process.destroyForcibly() else process.destroy()
             assertTrue(process.waitFor(30, TimeUnit.SECONDS))
-            for (p in family) {
-                assertTrue(
-                    p.onExit().get(30, TimeUnit.SECONDS).let {
-                        !it.isAlive
-                    },
-                    "fork ${p.pid()} outlived the launcher",
-                )
-            }
+            assertEnded(family)
             assertEquals(2, completed(json), "the results file holds the two finished runs")
             Sockets.assertClosed(started.out.readText())
         } finally {
-            process.descendants().forEach { it.destroyForcibly() }
-            process.destroyForcibly()
+            killWithDescendants(process)
             dir.deleteRecursively()
         }
     }
@@ -189,17 +182,17 @@ class ReliabilityIT {
             val family = process.descendants().toList()
             process.destroy()
             assertTrue(process.waitFor(30, TimeUnit.SECONDS))
-            for (p in family) assertTrue(!p.onExit().get(30, TimeUnit.SECONDS).isAlive, "fork ${p.pid()} lives on")
+            assertEnded(family)
             assertEquals(emptyList(), groups.filter { it.exists() }, "groups left behind")
         } finally {
-            process.descendants().forEach { it.destroyForcibly() }
-            process.destroyForcibly()
+            killWithDescendants(process)
         }
     }
 
     /**
-     * Fails before: a fork whose launcher was killed halted, so Tomcat's and Jetty's folders (made in the temporary
-     * directory, deleted at exit) stayed there. The forks get a temporary directory of their own to look at.
+     * Fails before: a fork whose launcher was killed halted without stopping its server, so Tomcat's and Jetty's
+     * folders in the temporary directory (deleted when the server stops) stayed there. The forks get a temporary
+     * directory of their own to look at.
      */
     @Full
     @ParameterizedTest
@@ -226,12 +219,21 @@ class ReliabilityIT {
             val family = process.descendants().toList()
             process.destroyForcibly()
             assertTrue(process.waitFor(30, TimeUnit.SECONDS))
-            for (p in family) assertTrue(!p.onExit().get(30, TimeUnit.SECONDS).isAlive, "fork ${p.pid()} lives on")
+            assertEnded(family)
             assertEquals(emptyList(), tmp.list().orEmpty().sorted(), "left behind of $made")
         } finally {
-            process.descendants().forEach { it.destroyForcibly() }
-            process.destroyForcibly()
+            killWithDescendants(process)
             tmp.deleteRecursively()
+        }
+    }
+
+    /** Each of the launcher's forks ends within 30 s of it. */
+    private fun assertEnded(family: List<ProcessHandle>) {
+        for (p in family) {
+            assertTrue(
+                !p.onExit().get(30, TimeUnit.SECONDS).isAlive,
+                "fork ${p.pid()} outlived the launcher",
+            )
         }
     }
 

@@ -55,8 +55,7 @@ fun runProcess(
         }
         val process = builder.start()
         if (!process.waitFor(timeout.inWholeMilliseconds, TimeUnit.MILLISECONDS)) {
-            process.descendants().forEach { it.destroyForcibly() }
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS)
+            killWithDescendants(process).waitFor(10, TimeUnit.SECONDS)
             val kept = if (outputTo != null) " (whole output: $out, $err)" else ""
             fail("$name did not finish in $timeout$kept:\n${out.readText().takeLast(3000)}")
         }
@@ -68,6 +67,12 @@ fun runProcess(
             err.delete()
         }
     }
+}
+
+/** Kills [process] and every process it started (forks, servers) at once, as a test's clean-up does; [process]. */
+fun killWithDescendants(process: Process): Process {
+    process.descendants().forEach { it.destroyForcibly() }
+    return process.destroyForcibly()
 }
 
 /** `git` with [args] in the project's repository: what it printed (stderr too), trimmed, whatever its exit code. */
