@@ -4,8 +4,10 @@ package serverbench.benchmarks
  * A real PostgreSQL for the user's code under the benchmark class carrying it, started per trial before the server
  * (from the binaries the database family uses) and stopped and deleted after it. Spring Boot's
  * `spring.datasource.url`, `.username` and `.password` point to it and win over the application's own configuration;
- * the schema is the application's own (`schema.sql` with `spring.sql.init.mode=always`, Flyway, Liquibase). Under
- * `-p cpus` it runs outside the server's CPU budget, as the database family's does. Example: examples/orders-service.
+ * the schema is the application's own (`schema.sql` with `spring.sql.init.mode=always`, Flyway, Liquibase). Beside
+ * [ServerEndpoints], the built-in application keeps the team's JDBC auto-configuration (a DataSource, `JdbcClient`)
+ * and runs `schema.sql`. Under `-p cpus` it runs outside the server's CPU budget, as the database family's does.
+ * Example: examples/orders-service.
  */
 @Target(AnnotationTarget.CLASS)
 @Retention(AnnotationRetention.RUNTIME)

@@ -11,8 +11,9 @@ object OwnCode {
             endpoints = endpoints?.value?.map { it.java }.orEmpty(),
             packages = endpoints?.packages?.toList().orEmpty(),
             application = app?.value?.java,
-            webType = app?.webType.orEmpty(),
+            webType = app?.webType ?: endpoints?.webType.orEmpty(),
             config = app?.config ?: ServerSources.DEFAULT_CONFIG,
+            database = embeddedPostgres(benchmark),
         )
     }
 

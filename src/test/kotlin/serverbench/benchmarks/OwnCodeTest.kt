@@ -119,6 +119,27 @@ class OwnCodeTest {
         )
     }
 
+    @Test
+    fun `endpoints declared for one web type are refused on the other stack in one line and run on theirs`() {
+        val servlet = ServerSources(endpoints = listOf(OrderController::class.java), webType = "servlet")
+        val refused = assertFailsWith<IllegalArgumentException> {
+            ServerFixture.start(ServerKind.NETTY, sources = servlet)
+        }
+        assertEquals(
+            "OrderController: endpoints for servlet (Spring MVC) stacks (@ServerEndpoints(webType = \"servlet\")), " +
+                "which -p server=netty cannot run: run them with -p server=tomcat or -p server=jetty, or change the " +
+                "annotation's webType",
+            refused.message,
+        )
+        ServerFixture.start(ServerKind.JETTY, sources = servlet).use {
+            it.verify(OrdersBenchmark().request("putOrder"))
+        }
+        assertEquals(null, servlet.copy(webType = "").refusal(ServerKind.NETTY), "endpoints without one run anywhere")
+        assertEquals(null, servlet.copy(webType = "reactive").refusal(ServerKind.NETTY))
+        val bad = assertFailsWith<IllegalArgumentException> { servlet.copy(webType = "mvc").ownWebType() }
+        assertEquals("OrderController: web type 'mvc' (webType) must be servlet or reactive", bad.message)
+    }
+
     /** Fails before: only `<config>.properties` was read, so a YAML-configured reactive application read servlet. */
     @Test
     fun `the web type is read from the application's YAML file too, the properties file winning`() {

@@ -23,6 +23,11 @@ public class OrdersServiceBenchmark extends HttpBenchmark {
 
     @Override
     public Request request(String variant) {
+        return newOrder();
+    }
+
+    /** POST /orders with a new order each time, and the answer's fields it must carry. */
+    static Request newOrder() {
         return Request.builder(Method.POST, "/orders")
             .bodyTemplate("{\"sku\":\"SKU-{{seq}}\",\"quantity\":2}")
             .expect(Expect.status(201).contentType(Request.JSON)
