@@ -1,13 +1,15 @@
 package serverbench.launcher
 
+import example.orders.OrderController
 import example.orders.OrdersBenchmark
 import example.reactiveshop.ReactiveShopBenchmark
 import example.shop.ShopBenchmark
 import org.junit.jupiter.api.Test
 import org.openjdk.jmh.annotations.Mode
+import serverbench.benchmarks.ServerEndpoints
 import kotlin.test.assertEquals
 
-/** The launcher's host-side check of a user's own application's stack, before any fork starts. */
+/** The launcher's host-side check of the stack of a user's application or endpoints, before any fork starts. */
 class OwnApplicationCheckTest {
     private fun run(benchmark: Class<*>, method: String, server: String) =
         Plan.Run("${benchmark.name}.$method", Mode.Throughput, linkedMapOf("server" to server), 60)
@@ -50,4 +52,27 @@ class OwnApplicationCheckTest {
             out.notices.single().substringBefore(", which"),
         )
     }
+
+    @Test
+    fun `endpoints declared for the servlet stacks are refused on netty when named and skipped from the default`() {
+        val runs = listOf("netty", "tomcat").map { run(ServletEndpointsBenchmark::class.java, "put", it) }
+        assertEquals(
+            "-p server=netty: OrderController: endpoints for servlet (Spring MVC) stacks (@ServerEndpoints(webType = " +
+                "\"servlet\")), which -p server=netty cannot run: run them with -p server=tomcat or -p server=jetty, " +
+                "or change the annotation's webType",
+            OwnApplicationCheck.problem(mapOf("server" to listOf("netty", "tomcat")), runs),
+        )
+        assertEquals(null, OwnApplicationCheck.problem(emptyMap(), runs))
+        val out = Applicability.apply(runs, jdk = 17)
+        assertEquals(listOf("tomcat"), out.runs.map { it.params["server"] })
+        assertEquals(
+            "serverbench: skipped 1 run of serverbench.launcher.ServletEndpointsBenchmark.put on netty: " +
+                "OrderController: endpoints for servlet (Spring MVC) stacks",
+            out.notices.single().substringBefore(" (@ServerEndpoints"),
+        )
+    }
 }
+
+/** Endpoints written for Spring MVC only, as a blocking JDBC controller would declare them. */
+@ServerEndpoints(OrderController::class, webType = "servlet")
+internal class ServletEndpointsBenchmark
