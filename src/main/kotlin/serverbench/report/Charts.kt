@@ -137,8 +137,8 @@ object Charts {
 
     /**
      * The conditions every point of the chart shares, in one or two lines: connections, loop, the server's CPU
-     * budget, then iterations and JDK. A condition that varies is in the series' names instead, the swept one on the
-     * x axis.
+     * budget, the load client's own quota (when any point had one), then iterations and JDK. A condition that varies
+     * is in the series' names instead, the swept one on the x axis.
      */
     fun conditions(runs: List<BenchmarkResult>, param: String, metric: String = BenchmarkResult.SCORE): List<String> {
         fun single(p: String): String? = runs.map { it.params[p] }.distinct().singleOrNull()?.takeIf { p != param }
@@ -149,6 +149,8 @@ object Charts {
                 else -> if ((rate.toDoubleOrNull() ?: 0.0) > 0) "open loop at $rate req/s" else "closed loop"
             },
             budget(runs, param),
+            runs.map { it.clientCpus }.distinct().takeIf { q -> q.any { it.isNotEmpty() } }
+                ?.let { q -> "load client quota ${q.joinToString("/") { it.ifEmpty { "none" } }} cores" },
         )
         val iterations = runs.map { Triple(it.iterations, it.iterationTime, it.forks) }.distinct().singleOrNull()
             ?.takeIf { it.first > 0 }

@@ -1,6 +1,7 @@
 package serverbench.report
 
 import serverbench.metrics.MetricCatalogue
+import serverbench.params.CpuParams
 import serverbench.params.Knobs
 import serverbench.params.ParamNames as N
 
@@ -83,9 +84,20 @@ object Findings {
 
             else -> "server under a CPU budget ($budget), the load client in the same JVM outside it"
         }
+        clientQuota(runs)?.let { top += it }
         if (shared.jdk && groups.first().jdk.isNotEmpty()) top += "JDK ${groups.first().jdk}"
         TlsCondition.of(runs)?.let { top += it }
         return top
+    }
+
+    /** The load client's own quota (`-Dserverbench.clientCpus`) when any row had one: a smaller load generator. */
+    private fun clientQuota(runs: List<BenchmarkResult>): String? {
+        val quotas = runs.filter { it.engine == BenchmarkResult.HARNESS }.map { it.clientCpus }.distinct()
+        if (quotas.all { it.isEmpty() }) return null
+        val flag = "-D${CpuParams.CLIENT_CPUS_PROPERTY}"
+        quotas.singleOrNull()?.let { return "the load client under its own CPU quota of $it cores ($flag)" }
+        return "the load client's own CPU quota ($flag) differs between rows (cores: " +
+            quotas.joinToString(", ") { it.ifEmpty { "none" } } + ")"
     }
 
     /** A family's lines: one or two per parameter point, or one saying there was nothing to compare. */

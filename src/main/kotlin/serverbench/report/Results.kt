@@ -4,6 +4,7 @@ import serverbench.metrics.Guards
 import serverbench.metrics.MetricCatalogue
 import serverbench.metrics.RunFiles
 import serverbench.metrics.Steadiness
+import serverbench.params.CpuParams
 import serverbench.params.LaterParams
 import serverbench.params.ParamNames
 import serverbench.profile.ProfileLayout
@@ -44,6 +45,8 @@ data class BenchmarkResult(
     val iterationTime: String = "",
     /** The files this run's forks wrote beside the result file ([RunFiles.FIELD]): latency logs, capacity steps. */
     val files: List<File> = emptyList(),
+    /** The load client's own CPU quota, `-Dserverbench.clientCpus` in the forks' JVM arguments; "" without one. */
+    val clientCpus: String = "",
 ) {
     /** `CpuBenchmark.direct` -> family `Cpu`, variant `direct`. */
     val family: String get() = benchmark.substringBeforeLast('.').substringAfterLast('.').removeSuffix("Benchmark")
@@ -143,9 +146,17 @@ object Results {
             BenchmarkResult(
                 r["benchmark"].asString(), params, metric(r["primaryMetric"]), secondary, listed(ProfileLayout.FIELD),
                 r["jdkVersion"]?.asString() ?: "", r["forks"]?.asInt() ?: 0, r["measurementIterations"]?.asInt() ?: 0,
-                r["measurementTime"]?.asString() ?: "", listed(RunFiles.FIELD),
+                r["measurementTime"]?.asString() ?: "", listed(RunFiles.FIELD), clientCpus(r["jvmArgs"]),
             )
         }
+    }
+
+    /** The value of `-Dserverbench.clientCpus` among a row's `jvmArgs` (the launcher passes it to each fork), or "". */
+    private fun clientCpus(jvmArgs: JsonNode?): String {
+        val flag = "-D${CpuParams.CLIENT_CPUS_PROPERTY}="
+        val args = jvmArgs?.takeIf { it.isArray } ?: return ""
+        return (0 until args.size()).map { args[it].asString() }.lastOrNull { it.startsWith(flag) }
+            ?.removePrefix(flag).orEmpty()
     }
 
     private fun metric(node: JsonNode): Metric {

@@ -79,6 +79,26 @@ class ChartsTest {
     }
 
     @Test
+    fun `the load client's own quota is read from the forks' JVM arguments and named in the subtitle`(
+        @TempDir dir: File,
+    ) {
+        val file = File(dir, "r.json").apply {
+            writeText(
+                """[{"benchmark": "serverbench.benchmarks.NoopBenchmark.hello", "params": {"concurrency": "64"},
+                "jvmArgs": ["-Xmx2g", "-Dserverbench.clientCpus=0.25", "-Dserverbench.warmup=off"],
+                "primaryMetric": {"score": 20000, "scoreError": 10, "scoreUnit": "ops/s"}}]""",
+            )
+        }
+        val run = Results.read(file).single()
+        assertEquals("0.25", run.clientCpus)
+        assertEquals(
+            "64 connections, closed loop, server without a CPU budget, load client quota 0.25 cores",
+            Charts.conditions(listOf(run), "limit").first(),
+        )
+        assertTrue(Charts.conditions(offload(), "limit").none { "quota" in it }, "no quota, not said")
+    }
+
+    @Test
     fun `the JDK and the measurement plan are read from the result file`(@TempDir dir: File) {
         val file = File(dir, "r.json").apply {
             writeText(

@@ -358,6 +358,29 @@ class FindingsTest {
     }
 
     @Test
+    fun `the load client's own CPU quota is a condition, and rows without one say none`() {
+        val rows = listOf(
+            run("NoopBenchmark.hello", "netty", 20_000.0, 100.0, 9.0, 8.9, 9.1).copy(clientCpus = "0.25"),
+            run("NoopBenchmark.hello", "tomcat", 18_000.0, 100.0, 9.5, 9.4, 9.6).copy(clientCpus = "0.25"),
+        )
+        assertEquals(
+            "Conditions: closed loop, 64 connections; no CPU budget: the load client runs in the same JVM on the " +
+                "same cores as the server; the load client under its own CPU quota of 0.25 cores " +
+                "(-Dserverbench.clientCpus); JDK 17.0.9; plain HTTP (tls=false), HTTP/1.1. " + NOISE,
+            lines(rows)[3],
+        )
+        val mixed = lines(rows + run("NoopBenchmark.hello", "jetty", 17_000.0, 100.0, 9.7, 9.6, 9.8))[3]
+        assertTrue(
+            mixed.contains(
+                "the load client's own CPU quota (-Dserverbench.clientCpus) differs between rows (cores: " +
+                    "0.25, none)",
+            ),
+            mixed,
+        )
+        assertFalse(lines(quickLike)[3].contains("quota"), "no quota, not said")
+    }
+
+    @Test
     fun `conditions that differ between groups are said per group`() {
         fun cpu(server: String, cpus: String, jdk: String) = run(
             "CpuBenchmark.direct", server, 1_000.0, 10.0, 50.0,
