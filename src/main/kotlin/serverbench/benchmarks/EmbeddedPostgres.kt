@@ -6,8 +6,9 @@ package serverbench.benchmarks
  * `spring.datasource.url`, `.username` and `.password` point to it and win over the application's own configuration;
  * the schema is the application's own (`schema.sql` with `spring.sql.init.mode=always`, Flyway, Liquibase). Beside
  * [ServerEndpoints], the built-in application keeps the team's JDBC auto-configuration (a DataSource, `JdbcClient`)
- * and runs `schema.sql`, or the harness gives the same where that module is absent (EmbeddedDatabaseBeans). Under
- * `-p cpus` it runs outside the server's CPU budget, as the database family's does. Example: examples/orders-service.
+ * and runs `schema.sql`, or the harness gives the same, and R2DBC's DatabaseClient, where the modules are absent
+ * (EmbeddedDatabaseBeans). Under `-p cpus` it runs outside the server's CPU budget, as the database family's does.
+ * Example: examples/orders-service.
  */
 @Target(AnnotationTarget.CLASS)
 @Retention(AnnotationRetention.RUNTIME)
