@@ -1,6 +1,7 @@
 package serverbench.benchmarks
 
 import serverbench.fixture.PostgresServer
+import serverbench.fixture.ServerSources
 
 /** The PostgreSQL a benchmark class asks for with [EmbeddedPostgres], for one trial; Spring's properties name it. */
 internal class OwnDatabase private constructor(private val postgres: PostgresServer) : AutoCloseable {
@@ -9,9 +10,9 @@ internal class OwnDatabase private constructor(private val postgres: PostgresSer
     override fun close() = postgres.close()
 
     companion object {
-        const val URL = "spring.datasource.url"
-        const val USERNAME = "spring.datasource.username"
-        const val PASSWORD = "spring.datasource.password"
+        const val URL = ServerSources.DATASOURCE_URL
+        const val USERNAME = ServerSources.DATASOURCE_USERNAME
+        const val PASSWORD = ServerSources.DATASOURCE_PASSWORD
 
         /** Started when [benchmark] (or a superclass) carries [EmbeddedPostgres]; null otherwise. */
         fun startFor(benchmark: Class<*>): OwnDatabase? {
