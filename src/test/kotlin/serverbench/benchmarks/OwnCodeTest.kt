@@ -105,9 +105,10 @@ class OwnCodeTest {
             ServerFixture.start(ServerKind.NETTY, sources = OwnCode.sources(ShopBenchmark::class.java))
         }
         assertEquals(
-            "ShopApplication is a servlet (Spring MVC) application, which -p server=netty cannot run: run it with " +
-                "-p server=tomcat or -p server=jetty, or set its web type (@ServerApplication(webType = ...) or " +
-                "spring.main.web-application-type in shop.properties)",
+            "ShopApplication runs as a servlet (Spring MVC) application, the default when it declares no web type, " +
+                "which -p server=netty cannot run: run it with -p server=tomcat or -p server=jetty, or declare its " +
+                "web type (@ServerApplication(webType = \"reactive\") or " +
+                "spring.main.web-application-type=reactive in shop.properties)",
             servlet.message,
         )
         val reactive = OwnCode.sources(ReactiveShopBenchmark::class.java).refusal(ServerKind.JETTY)

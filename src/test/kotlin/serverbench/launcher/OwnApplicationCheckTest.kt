@@ -18,9 +18,10 @@ class OwnApplicationCheckTest {
     fun `a stack the user named that the application's web type does not allow is refused in one line`() {
         val runs = listOf("tomcat", "netty").map { run(ShopBenchmark::class.java, "greeting", it) }
         assertEquals(
-            "-p server=netty: ShopApplication is a servlet (Spring MVC) application, which -p server=netty cannot " +
-                "run: run it with -p server=tomcat or -p server=jetty, or set its web type " +
-                "(@ServerApplication(webType = ...) or spring.main.web-application-type in shop.properties)",
+            "-p server=netty: ShopApplication runs as a servlet (Spring MVC) application, the default when it " +
+                "declares no web type, which -p server=netty cannot run: run it with -p server=tomcat or " +
+                "-p server=jetty, or declare its web type (@ServerApplication(webType = \"reactive\") or " +
+                "spring.main.web-application-type=reactive in shop.properties)",
             ParamCheck.check(mapOf("server" to listOf("tomcat", "netty")), runs, setOf("server")),
         )
         val reactive = listOf(run(ReactiveShopBenchmark::class.java, "greeting", "jetty"))
@@ -47,8 +48,8 @@ class OwnApplicationCheckTest {
         assertEquals(listOf("tomcat"), out.runs.map { it.params["server"] })
         assertEquals(1, out.notices.size, out.notices.toString())
         assertEquals(
-            "serverbench: skipped 1 run of example.shop.ShopBenchmark.greeting on netty: ShopApplication is a " +
-                "servlet (Spring MVC) application",
+            "serverbench: skipped 1 run of example.shop.ShopBenchmark.greeting on netty: ShopApplication runs as a " +
+                "servlet (Spring MVC) application, the default when it declares no web type",
             out.notices.single().substringBefore(", which"),
         )
     }
