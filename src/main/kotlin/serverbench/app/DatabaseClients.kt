@@ -4,8 +4,6 @@ import com.zaxxer.hikari.HikariConfig
 import com.zaxxer.hikari.HikariDataSource
 import io.r2dbc.pool.ConnectionPool
 import io.r2dbc.pool.ConnectionPoolConfiguration
-import io.r2dbc.postgresql.PostgresqlConnectionConfiguration
-import io.r2dbc.postgresql.PostgresqlConnectionFactory
 import io.r2dbc.spi.Connection
 import io.r2dbc.spi.ConnectionFactory
 import io.r2dbc.spi.R2dbcTimeoutException
@@ -16,7 +14,6 @@ import org.springframework.r2dbc.core.DatabaseClient
 import reactor.core.publisher.Mono
 import reactor.pool.PoolMetricsRecorder
 import serverbench.params.ParamValues
-import java.net.URI
 import java.sql.SQLTransientConnectionException
 import java.time.Duration
 import java.util.concurrent.ThreadLocalRandom
@@ -68,13 +65,7 @@ class DatabaseClients(
     }
 
     private val pool = lazy {
-        val uri = URI(url!!.removePrefix("jdbc:"))
-        val factory = PostgresqlConnectionFactory(
-            PostgresqlConnectionConfiguration.builder()
-                .host(uri.host).port(if (uri.port > 0) uri.port else 5432).database(uri.path.removePrefix("/"))
-                .username(user).apply { if (password.isNotEmpty()) password(password) }
-                .build(),
-        )
+        val factory = PostgresConnections.r2dbc(url!!, user, password)
         ConnectionPool(
             ConnectionPoolConfiguration.builder(factory).initialSize(poolSize).maxSize(poolSize)
                 .maxAcquireTime(acquireTimeout).metricsRecorder(QueueWaits)
