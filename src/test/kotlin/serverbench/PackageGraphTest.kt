@@ -42,8 +42,8 @@ class PackageGraphTest {
         }
         assertEquals(
             setOf(
-                "hyperfoil", "compare", "launcher", "metrics", "profile", "benchmarks", "report", "app", "client",
-                "fixture", "params", "workload",
+                "hyperfoil", "compare", "launcher", "live", "metrics", "profile", "benchmarks", "report", "app",
+                "client", "fixture", "params", "workload",
             ),
             graph.keys,
         )

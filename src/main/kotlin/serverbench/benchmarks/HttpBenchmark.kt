@@ -168,6 +168,12 @@ abstract class HttpBenchmark : ProtocolParams() {
     /** Spring properties for the server under test (server knobs, pool sizes), on top of the fixture's defaults. */
     protected open fun serverProperties(): Map<String, Any> = emptyMap()
 
+    /**
+     * [serverProperties] for a server of this benchmark in a process of its own (a live comparison's, which starts
+     * `scripts/serve` with them as `-D` options), with this instance's parameters.
+     */
+    fun ownProcessProperties(): Map<String, Any> = serverProperties()
+
     /** Starts what the server depends on (the proxy family's downstream stub); returns properties that point to it. */
     protected open fun startDependencies(): Map<String, Any> = emptyMap()
 

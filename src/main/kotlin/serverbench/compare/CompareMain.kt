@@ -5,17 +5,22 @@ package serverbench.compare
 import joptsimple.OptionException
 import joptsimple.OptionParser
 import serverbench.fixture.RemoteTarget
+import serverbench.live.LivePlan
+import serverbench.live.LiveRow
+import serverbench.live.Metrics
 import serverbench.metrics.MetricCatalogue
 import serverbench.report.Results
 import java.io.File
 import java.io.PrintStream
 import java.time.LocalDateTime
 import java.time.format.DateTimeFormatter
+import java.util.Locale
 import kotlin.system.exitProcess
 
 private const val USAGE = "usage: scripts/compare [--base-jar J] [--head-jar J] [--base-java J] [--head-java J] " +
     "[--base-args \"...\"] [--head-args \"...\"] [--base-serve \"--jar base.jar ...\"] [--head-serve \"...\"] " +
-    "[--base-label TEXT] [--head-label TEXT] [--forks N] [--precision P%] [--budget 15m] <regex> [JMH options]"
+    "[--base-label TEXT] [--head-label TEXT] [--mode live|forks] [--pairs N] [--window 1s] [--warmup 60s] " +
+    "[--forks N] [--precision P%] [--budget 9m] <regex> [JMH options]"
 
 /**
  * The iteration options of a fork when the user gives none: the main job's 5 × 5 s. Iterations of 1 s, tried first,
@@ -35,8 +40,17 @@ private const val DEFAULT_FORKS = 6
  */
 private const val DEFAULT_PRECISION = "2%"
 
-/** The time a run may take before it stops adding forks: a pull request's answer within a quarter of an hour. */
+/** The time a fork-mode run may take before it stops adding forks: a pull request's answer within a quarter hour. */
 private const val DEFAULT_BUDGET = "15m"
+
+/**
+ * The req/s interval a live run stops at: windows of one process spread about 3 % once warm (docs/compare.md), so
+ * ± 1 % comes within the budget on a quiet machine, and a real 3 % change then lies well beyond the interval's end.
+ */
+private const val DEFAULT_LIVE_PRECISION = "1%"
+
+/** A live run's whole time, its servers' start and warmup included: an answer within 10 minutes, with the build. */
+private const val DEFAULT_LIVE_BUDGET = "9m"
 
 /** JMH options that compare sets for every fork itself. */
 private val OWNED = mapOf("-f" to "--forks", "-rf" to "compare", "-rff" to "compare", "-o" to "compare")
@@ -73,10 +87,12 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             return 0
         }
         val common = options.common()
-        val plan = options.plan()
+        val livePlan = if (options.live) options.livePlan() else null
+        val plan = if (livePlan == null) options.plan() else null
         val base = options.side("base")
         val head = options.side("head")
         refuseSideParams(base, head, Configuration.paramValues(common.drop(1)))
+        if (plan == null) return executeLive(options, livePlan!!, common, base, head)
         val timing = if (common.any { it in setOf("-i", "-r", "-wi", "-w") }) emptyList() else DEFAULT_TIMING
         val stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
         val dir = File(options.results, "compare-$stamp")
@@ -105,6 +121,49 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         return 0
     }
 
+    /** The default: every side live at once, interleaved windows ([LiveCompare]). */
+    private fun executeLive(
+        options: Options,
+        plan: LivePlan,
+        common: List<String>,
+        base: Configuration,
+        head: Configuration,
+    ): Int {
+        val stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+        val dir = File(options.results, "compare-$stamp")
+        val live = LiveCompare(base, head, common, plan, dir, err)
+        val pairings = try {
+            live.pairings()
+        } catch (e: LiveCompare.Refused) {
+            throw Refused(e.message ?: "refused")
+        }
+        dir.mkdirs()
+        val result = live.run(pairings)
+        try {
+            out.print(result.markdown)
+            val json = File(options.results, "compare-$stamp.json")
+            LiveRow.write(json, result.json)
+            LiveRow.write(File(options.results, "compare-$stamp.md"), result.markdown)
+            val verdicts = result.rows.filter { it.metric.name == Metrics.THROUGHPUT }.joinToString("; ") {
+                val r = it.ratio
+                "${it.benchmark.substringAfterLast('.')}: req/s head ÷ base " +
+                    (
+                        r?.let { x -> "%.3f [%.3f, %.3f] ${it.verdict}".format(Locale.ROOT, x.ratio, x.low, x.high) }
+                            ?: "none yet"
+                        )
+            }
+            val said = if (result.interrupted) "interrupted; the verdict so far" else "verdict"
+            err.println(
+                "compare: $said: ${verdicts.ifEmpty { "no window measured" }}; in ${json.path}, table in " +
+                    "${options.results.path}/compare-$stamp.md, every window and server log in ${dir.path}/",
+            )
+        } finally {
+            live.finished.countDown()
+        }
+        if (result.interrupted) Thread.sleep(Long.MAX_VALUE) // the hook halts the JVM; exitProcess would wait for it
+        return if (result.rows.isEmpty()) 1 else 0
+    }
+
     /** compare's own options as [args] give them; each reader refuses a value it cannot run, in one line. */
     private class Options(args: Array<String>) {
         private val parser = OptionParser(false).apply {
@@ -118,14 +177,51 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         private val labels = SIDES.associateWith { parser.accepts("$it-label").withRequiredArg() }
         private val forksSpec = parser.accepts("forks").withRequiredArg().ofType(Int::class.javaObjectType)
             .defaultsTo(DEFAULT_FORKS)
-        private val precisionSpec = parser.accepts("precision").withRequiredArg().defaultsTo(DEFAULT_PRECISION)
-        private val budgetSpec = parser.accepts("budget").withRequiredArg().defaultsTo(DEFAULT_BUDGET)
+        private val precisionSpec = parser.accepts("precision").withRequiredArg()
+        private val budgetSpec = parser.accepts("budget").withRequiredArg()
+        private val modeSpec = parser.accepts("mode").withRequiredArg().defaultsTo("live")
+        private val pairsSpec = parser.accepts("pairs").withRequiredArg().ofType(Int::class.javaObjectType)
+            .defaultsTo(LivePlan().pairs)
+        private val windowSpec = parser.accepts("window").withRequiredArg().defaultsTo("1s")
+        private val warmupSpec = parser.accepts("warmup").withRequiredArg().defaultsTo("180s")
         private val resultsSpec = parser.accepts("results").withRequiredArg().defaultsTo("jmh-results")
         private val helpSpec = parser.acceptsAll(listOf("h", "help"))
         private val set = parser.parse(*args)
 
         val help: Boolean get() = set.has(helpSpec)
-        val budget: String get() = set.valueOf(budgetSpec)
+        val live: Boolean
+            get() = when (val mode = set.valueOf(modeSpec)) {
+                "live" -> true
+                "forks" -> false
+                else -> throw Refused("--mode $mode: live (every side at once, interleaved windows) or forks")
+            }
+        val budget: String get() = set.valueOf(budgetSpec) ?: if (live) DEFAULT_LIVE_BUDGET else DEFAULT_BUDGET
+
+        /** --pairs, --window, --warmup, --precision and --budget of a live run. */
+        fun livePlan(): LivePlan {
+            if (set.has(forksSpec)) throw Refused("--forks is for --mode forks; a live run has --pairs and --budget")
+            val pairs = set.valueOf(pairsSpec)
+            if (pairs < 1) throw Refused("--pairs $pairs: 1 or more server processes a side (default 2)")
+            val window = set.valueOf(windowSpec).let {
+                ForkPlan.seconds(it)?.takeIf { s -> s > 0 } ?: throw Refused("--window $it: a duration such as 1s")
+            }
+            val warmup = set.valueOf(warmupSpec).let {
+                ForkPlan.seconds(it) ?: throw Refused("--warmup $it: a duration such as 60s, or 0")
+            }
+            val precision = (set.valueOf(precisionSpec) ?: DEFAULT_LIVE_PRECISION).let {
+                ForkPlan.fraction(it) ?: throw Refused("--precision $it: a per cent above 0 and below 100, such as 1%")
+            }
+            val budget = budget.let {
+                ForkPlan.seconds(it)?.takeIf { s -> s > 0 } ?: throw Refused("--budget $it: a duration such as 9m")
+            }
+            return LivePlan(
+                pairs = pairs,
+                windowNanos = (window * 1e9).toLong(),
+                warmupSeconds = warmup,
+                precision = precision,
+                budgetSeconds = budget,
+            )
+        }
         val results: File get() = File(set.valueOf(resultsSpec))
 
         /** The regex and the JMH options after it, which every fork of both sides gets. */
@@ -148,10 +244,10 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
                         "count cannot cancel a steady drift",
                 )
             }
-            val precision = set.valueOf(precisionSpec).let {
+            val precision = (set.valueOf(precisionSpec) ?: DEFAULT_PRECISION).let {
                 ForkPlan.fraction(it) ?: throw Refused("--precision $it: a per cent above 0 and below 100, such as 2%")
             }
-            val budget = set.valueOf(budgetSpec).let {
+            val budget = budget.let {
                 ForkPlan.seconds(it)
                     ?: throw Refused("--budget $it: a duration such as 15m, 900s or 1h; 0 runs exactly --forks")
             }

@@ -23,7 +23,7 @@ class CompareIT {
     fun `two sides' forks run interleaved and give one row per metric, in markdown and JSON`() {
         val before = results()
         val (status, out, err) = compare(
-            "--forks", "4", "--budget", "0", "--head-args", "-p concurrency=8",
+            "--mode", "forks", "--forks", "4", "--budget", "0", "--head-args", "-p concurrency=8",
             "NoopBenchmark.hello$", "-p", "server=netty", "-wi", "0", "-i", "1", "-r", "1s",
         )
         val written = results() - before

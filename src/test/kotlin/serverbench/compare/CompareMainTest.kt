@@ -42,19 +42,57 @@ class CompareMainTest {
             ).startsWith("compare: --head-java /no/jdk: not a java executable"),
         )
         assertTrue(refused("--nosuch", "Noop").contains("nosuch"))
-        assertTrue(refused("--forks", "many", "Noop").contains("many"))
+        assertTrue(refused("--mode", "forks", "--forks", "many", "Noop").contains("many"))
         for (p in listOf("0", "0%", "100%", "two", "-3%")) {
             assertEquals(
                 "compare: --precision $p: a per cent above 0 and below 100, such as 2%",
+                refused("--mode", "forks", "--precision", p, "Noop"),
+            )
+            assertEquals(
+                "compare: --precision $p: a per cent above 0 and below 100, such as 1%",
                 refused("--precision", p, "Noop"),
             )
         }
         for (b in listOf("soon", "15", "-1m", "15 minutes")) {
             assertEquals(
                 "compare: --budget $b: a duration such as 15m, 900s or 1h; 0 runs exactly --forks",
-                refused("--budget", b, "Noop"),
+                refused("--mode", "forks", "--budget", b, "Noop"),
             )
+            assertEquals("compare: --budget $b: a duration such as 9m", refused("--budget", b, "Noop"))
         }
+    }
+
+    @Test
+    fun `a live comparison refuses in one line what it cannot run, before any server starts`() {
+        val jars = arrayOf("--base-jar", "pom.xml", "--head-jar", "pom.xml")
+        assertEquals(
+            "compare: --mode sometimes: live (every side at once, interleaved windows) or forks",
+            refused("--mode", "sometimes", "Noop"),
+        )
+        assertEquals(
+            "compare: --forks is for --mode forks; a live run has --pairs and --budget",
+            refused("--forks", "6", "NoopBenchmark"),
+        )
+        assertEquals(
+            "compare: --pairs 0: 1 or more server processes a side (default 2)",
+            refused("--pairs", "0", "NoopBenchmark"),
+        )
+        assertEquals("compare: --window 0s: a duration such as 1s", refused("--window", "0s", "NoopBenchmark"))
+        assertEquals(
+            "compare: -prof: a live comparison does not profile its servers yet; --mode forks does (-prof flame)",
+            refused(*jars, "NoopBenchmark.hello$", "-prof", "flame"),
+        )
+        assertTrue(
+            refused(*jars, "NoopBenchmark.hello$", "-p", "server=netty", "-p", "tls=true").endsWith(
+                "a live comparison drives kept-alive HTTP/1.1 connections in a closed loop, not TLS (-p tls=true); " +
+                    "--mode forks",
+            ),
+        )
+        assertTrue(refused(*jars, "NoopBenchmark.hello$", "-p", "concurrency=zero").contains("concurrency"))
+        assertEquals(
+            "compare: no benchmark matches 'NoSuchBenchmark' on both sides",
+            refused(*jars, "NoSuchBenchmark"),
+        )
     }
 
     @Test
@@ -63,7 +101,7 @@ class CompareMainTest {
             assertEquals(
                 "compare: --forks $forks: must be even and 4 or more (4, 6, 8, …; default 6): fewer can never mark " +
                     "a row, an odd count cannot cancel a steady drift",
-                refused("--forks", forks, "NoopBenchmark"),
+                refused("--mode", "forks", "--forks", forks, "NoopBenchmark"),
             )
         }
     }

@@ -1,0 +1,196 @@
+package serverbench.compare
+
+import org.openjdk.jmh.runner.options.CommandLineOptions
+import serverbench.launcher.ParamCheck
+import serverbench.launcher.Plan
+import serverbench.live.LiveMeasurement
+import serverbench.live.LivePlan
+import serverbench.live.LiveRow
+import serverbench.live.LiveServer
+import serverbench.live.LiveTarget
+import serverbench.live.Metrics
+import serverbench.live.Side
+import java.io.File
+import java.io.PrintStream
+import java.util.concurrent.CountDownLatch
+import java.util.concurrent.TimeUnit
+
+/**
+ * `scripts/compare`'s default: every configuration's sides live at once ([LiveMeasurement]), each side's server in
+ * processes of its own started from its own jar, `java` and JVM options, one load client here driving one process at
+ * a time in interleaved windows. Configurations (benchmark × the shared parameters) run one after another, each with
+ * its own servers and a share of the budget.
+ */
+class LiveCompare(
+    private val base: Configuration,
+    private val head: Configuration,
+    /** The regex and the JMH options after it. */
+    private val common: List<String>,
+    private val plan: LivePlan,
+    private val dir: File,
+    private val err: PrintStream,
+) {
+    class Refused(message: String) : Exception(message)
+
+    /** One configuration: the base and head runs of it. */
+    class Pairing(val base: Plan.Run, val head: Plan.Run, val key: Map<String, String>)
+
+    class Result(val rows: List<LiveRow>, val markdown: String, val json: String, val interrupted: Boolean)
+
+    /** The configurations to compare; [Refused] with one line when a side's options cannot run or cannot run live. */
+    fun pairings(): List<Pairing> {
+        if (common.any { it == "-prof" || it.startsWith("-prof") }) {
+            throw Refused("-prof: a live comparison does not profile its servers yet; --mode forks does (-prof flame)")
+        }
+        val sideParams = base.params + head.params
+        val baseRuns = runs(base)
+        val headRuns = runs(head).associateBy { keyOf(it, sideParams) }
+        val out = baseRuns.mapNotNull { b ->
+            headRuns[keyOf(b, sideParams)]?.let { Pairing(b, it, keyOf(b, sideParams)) }
+        }
+        if (out.isEmpty()) throw Refused("no benchmark matches '${common.first()}' on both sides")
+        for (p in out) {
+            for ((config, run) in listOf(base to p.base, head to p.head)) {
+                try {
+                    LiveTarget.of(run.benchmark, run.params, served = config.serve.isNotEmpty())
+                } catch (e: IllegalArgumentException) {
+                    throw Refused(e.message ?: "$run cannot run live")
+                } catch (e: NumberFormatException) {
+                    throw Refused("${run.describe()}: ${e.message}")
+                }
+            }
+        }
+        return out
+    }
+
+    private fun keyOf(run: Plan.Run, sideParams: Set<String>): Map<String, String> =
+        mapOf("benchmark" to run.benchmark) + run.params.filterKeys { it !in sideParams }.toSortedMap()
+
+    private fun runs(config: Configuration): List<Plan.Run> {
+        val args = (common + config.jmhOptions).filterNot { it.startsWith("-D") }.toTypedArray()
+        val options = try {
+            CommandLineOptions(*args)
+        } catch (e: Exception) {
+            throw Refused("${config.name}: ${e.message}")
+        }
+        val runs = Plan.runs(options)
+        ParamCheck.check(ParamCheck.given(args), runs, Plan.declaredParams(options))?.let {
+            throw Refused("the ${config.name} side's $it; nothing was started")
+        }
+        return runs
+    }
+
+    /** Measures every pairing in turn; Ctrl-C keeps every window and says the verdict so far. */
+    fun run(pairings: List<Pairing>): Result {
+        val rows = ArrayList<LiveRow>()
+        val notes = ArrayList<String>()
+        var interrupted = false
+        val share = plan.budgetSeconds / pairings.size
+        for ((i, p) in pairings.withIndex()) {
+            val name = LiveTarget.describe(p.base.benchmark, p.key - "benchmark")
+            err.println("live: ${i + 1} of ${pairings.size}: $name")
+            val rowPlan = LivePlan(
+                pairs = plan.pairs, windowNanos = plan.windowNanos, settleNanos = plan.settleNanos,
+                warmupSeconds = plan.warmupSeconds, pauseMillis = plan.pauseMillis,
+                calibrationBlocks = plan.calibrationBlocks, minBlocks = plan.minBlocks, maxBlocks = plan.maxBlocks,
+                precision = plan.precision, budgetSeconds = share, startSeconds = plan.startSeconds,
+            )
+            val targets = mapOf(Side.BASE to target(base, p.base), Side.HEAD to target(head, p.head))
+            val measurement = LiveMeasurement(
+                mapOf(
+                    Side.BASE to spec(base, targets.getValue(Side.BASE)),
+                    Side.HEAD to spec(head, targets.getValue(Side.HEAD)),
+                ),
+                listOf(LiveMeasurement.Config(name, targets)),
+                rowPlan,
+                File(dir, "live-${i + 1}"),
+                err,
+            )
+            val outcome = withInterruptHook(measurement) { measurement.run() }
+            val found = LiveRow.of(p.base.benchmark, p.key - "benchmark", outcome.windows)
+            rows += found
+            val blocks = found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio?.blocks
+            notes += "$name: ${LiveRow.test(rowPlan, blocks?.let { it / plan.pairs })}; stopped: ${outcome.stop}" +
+                " (${Math.round(outcome.seconds)} s)" + (outcome.forecast?.let { "; before it: $it" } ?: "")
+            outcome.failure?.let { err.println("compare: $name failed: $it (windows kept in ${dir.path}/)") }
+            found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio?.takeIf { it.processSpread > 0 }?.let {
+                val line = "$name: the pairs' means differ beyond what their windows explain (processes spread by " +
+                    "${LiveMeasurement.percent(it.processSpread)}): the interval carries that with " +
+                    "${Math.round(it.degreesOfFreedom)} degrees of freedom; more --pairs narrow it"
+                err.println("compare: $line")
+                notes += line
+            }
+            if (outcome.interrupted) {
+                interrupted = true
+                break
+            }
+        }
+        val note = notes.joinToString("  \n")
+        val markdown = LiveRow.markdown(rows, base.describe(), head.describe(), note)
+        return Result(rows, markdown, LiveRow.json(rows, LiveRow.test(plan, null)), interrupted)
+    }
+
+    /**
+     * [block] with a shutdown hook that asks [measurement] to stop after its window and waits for it to end (its
+     * servers stopped, its windows kept), then stops whatever still runs.
+     */
+    private fun <T> withInterruptHook(measurement: LiveMeasurement, block: () -> T): T {
+        val done = CountDownLatch(1)
+        val hook = Thread {
+            err.println("compare: interrupted: stopping after the running window; every window measured is kept")
+            measurement.requestStop()
+            if (!done.await(HOOK_WAIT_SECONDS, TimeUnit.SECONDS)) measurement.killAll()
+            // The main thread writes the verdict so far; give it that time before the JVM halts.
+            finished.await(HOOK_WAIT_SECONDS, TimeUnit.SECONDS)
+        }
+        Runtime.getRuntime().addShutdownHook(hook)
+        try {
+            return block()
+        } finally {
+            done.countDown()
+            runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
+        }
+    }
+
+    /** Counted down once compare has written what it measured (after an interrupt too). */
+    val finished = CountDownLatch(1)
+
+    /** How [run]'s side starts one server: serve's main class of the side's own jar, on free loopback ports. */
+    private fun target(config: Configuration, run: Plan.Run) =
+        LiveTarget.of(run.benchmark, run.params, config.serve.isNotEmpty())
+
+    private fun spec(config: Configuration, target: LiveTarget): LiveMeasurement.Spec {
+        val served = config.serve.isNotEmpty()
+        return LiveMeasurement.Spec(config.describe()) { log ->
+            if (served) {
+                listOf(config.java, "-Xmx256m", "-XX:+UseSerialGC", "-D${LiveServer.EXIT_WITH_PARENT}=true") +
+                    config.jvmOptions.filter { it.startsWith("-Dserverbench.") } +
+                    listOf("-cp", config.jar.path, LiveServer.SERVE_CLASS) + config.serve.takeWhile { it != "--" } +
+                    listOf("--port", "0", "--log", File(log.parentFile, log.name.replace("-serve", "-service")).path) +
+                    config.serve.dropWhile { it != "--" }
+            } else {
+                val cpus = target.serveArgs.indexOf("--cpus").takeIf { it >= 0 }?.let { target.serveArgs[it + 1] }
+                val processors = cpus?.toDoubleOrNull()?.let {
+                    listOf("-XX:ActiveProcessorCount=${Math.ceil(it).toInt()}")
+                }
+                listOf(config.java) + SERVER_JVM + processors.orEmpty() + config.jvmOptions +
+                    target.properties.map { (k, v) -> "-D$k=$v" } + "-D${LiveServer.EXIT_WITH_PARENT}=true" +
+                    listOf("-cp", config.jar.path, LiveServer.SERVE_CLASS) + target.serveArgs + listOf("--port", "0")
+            }
+        }
+    }
+
+    companion object {
+        /** scripts/serve's flags for a built-in stack: the benchmark forks' heap and collector. */
+        val SERVER_JVM = listOf(
+            "-Xms2g",
+            "-Xmx2g",
+            "-XX:+UseG1GC",
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+        )
+
+        private const val HOOK_WAIT_SECONDS = 30L
+    }
+}

@@ -1,0 +1,36 @@
+package serverbench.live
+
+import java.util.concurrent.TimeUnit
+
+/**
+ * The settings of a live measurement ([LiveMeasurement]). The defaults are for a comparison's answer within 10 minutes
+ * on a 2-core machine; docs/compare.md says how each was chosen.
+ */
+class LivePlan(
+    /** Fresh server processes a side, all live at once: the units that carry a process's own JIT luck. */
+    val pairs: Int = 2,
+    /** One measured window; 1 s: the noise is white at that length, and a switch costs only the settling time. */
+    val windowNanos: Long = TimeUnit.SECONDS.toNanos(1),
+    /** Dropped after each switch of process. */
+    val settleNanos: Long = TimeUnit.MILLISECONDS.toNanos(250),
+    /** The longest warmup: interleaved full-load windows, with pauses, until every server is steady. */
+    val warmupSeconds: Double = 180.0,
+    /** The pause after each warmup round, no process loaded: the compilers' time. */
+    val pauseMillis: Long = 500,
+    /** Blocks (two rounds) measured for the forecast before the comparison's own. */
+    val calibrationBlocks: Int = 3,
+    /** Blocks a pair before the precision may stop a run: fewer spread too little to judge by. */
+    val minBlocks: Int = 8,
+    val maxBlocks: Int = 400,
+    /** The req/s interval's half-width (a share) that ends a run. */
+    val precision: Double = 0.01,
+    /** The whole run's time, servers' start included, that no further block may pass. */
+    val budgetSeconds: Double = 540.0,
+    /** How long a server may take to listen. */
+    val startSeconds: Long = 180,
+) {
+    init {
+        require(pairs >= 1) { "--pairs must be 1 or more, was $pairs" }
+        require(windowNanos > 0) { "--window must be above 0" }
+    }
+}

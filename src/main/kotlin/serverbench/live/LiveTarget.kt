@@ -1,0 +1,115 @@
+package serverbench.live
+
+import org.openjdk.jmh.annotations.Param
+import serverbench.benchmarks.HttpBenchmark
+import serverbench.benchmarks.OwnCode
+import serverbench.client.RequestMix
+import serverbench.params.CpuParams
+import serverbench.params.Objective
+import serverbench.params.ParamValues
+import java.lang.reflect.Field
+
+/**
+ * What one benchmark run ([benchmark] with its parameter [values]) is to a live comparison: the requests the client
+ * sends, on how many connections, and the arguments of `scripts/serve` (and the Spring properties, as `-D` options)
+ * that start the same server in a process of its own. The benchmark class itself says both (its
+ * [HttpBenchmark.requests] and its server properties), so a comparison sends what the JMH run would.
+ *
+ * A run that a process of its own cannot serve the same way (one whose server must be in the fork, TLS, HTTP/2, open
+ * loop, a capacity search) has a [refusal] instead: `scripts/compare --mode forks` measures those.
+ */
+class LiveTarget private constructor(
+    val benchmark: String,
+    val values: Map<String, String>,
+    val mix: RequestMix,
+    val concurrency: Int,
+    /** `--server X`, `--cpus N`, `--cpuset L`: what serve needs for a built-in stack. */
+    val serveArgs: List<String>,
+    /** The benchmark's own server properties (knobs, pool sizes), each a `-Dname=value` for the server's JVM. */
+    val properties: Map<String, String>,
+) {
+    val method: String get() = benchmark.substringAfterLast('.')
+
+    companion object {
+        /** The target of [benchmark] (`pkg.Class.method`) with [values]; throws [IllegalArgumentException] if none. */
+        fun of(benchmark: String, values: Map<String, String>, served: Boolean): LiveTarget {
+            refusal(values)?.let { throw IllegalArgumentException("${describe(benchmark, values)}: $it") }
+            val type = Class.forName(benchmark.substringBeforeLast('.'))
+            val instance = type.getDeclaredConstructor().newInstance() as? HttpBenchmark
+                ?: throw IllegalArgumentException("$benchmark is not an HTTP benchmark")
+            for ((name, value) in values) set(instance, name, value)
+            if (!served) {
+                val why = instance.inProcessOnly
+                    ?: "its code is the user's (${OwnCode.sources(type).describe()})".takeIf {
+                        OwnCode.sources(type).own
+                    }
+                    ?: "its PostgreSQL (@EmbeddedPostgres) starts in the fork".takeIf { OwnCode.embeddedPostgres(type) }
+                if (why != null) {
+                    throw IllegalArgumentException(
+                        "${describe(benchmark, values)}: its server cannot run in a process of its own ($why); " +
+                            "--mode forks measures it",
+                    )
+                }
+            }
+            val variant = benchmark.substringAfterLast('.')
+            val mix = instance.requests(variant)
+            val serve = if (served) {
+                emptyList()
+            } else {
+                listOf("--server", values.getValue("server")) +
+                    (values["cpus"]?.takeIf { it != CpuParams.UNLIMITED }?.let { listOf("--cpus", it) } ?: listOf()) +
+                    (values["cpuset"]?.takeIf { it != CpuParams.NONE }?.let { listOf("--cpuset", it) } ?: listOf())
+            }
+            val props = if (served) emptyMap() else instance.ownProcessProperties().mapValues { it.value.toString() }
+            return LiveTarget(benchmark, values, mix, instance.concurrency, serve, props)
+        }
+
+        /** Why a run with [values] is not for a live comparison; null when it is. */
+        fun refusal(values: Map<String, String>): String? = when {
+            values["tls"] == "true" -> "TLS (-p tls=true)"
+
+            values["protocol"]?.let { it != ParamValues.H1 } == true -> "HTTP/2 (-p protocol=${values["protocol"]})"
+
+            values["rate"]?.let { it != "0" } == true -> "open loop (-p rate=${values["rate"]})"
+
+            values["objective"]?.let { it != Objective.NONE } == true -> "a capacity search (-p objective)"
+
+            values["requestsPerConnection"]?.let { it != ParamValues.UNLIMITED_REQUESTS } == true ->
+                "new connections (-p requestsPerConnection)"
+
+            else -> null
+        }?.let { "a live comparison drives kept-alive HTTP/1.1 connections in a closed loop, not $it; --mode forks" }
+
+        fun describe(benchmark: String, values: Map<String, String>): String =
+            benchmark.substringAfterLast('.', "").let { m ->
+                "${benchmark.substringBeforeLast('.').substringAfterLast('.')}.$m" +
+                    if (values.isEmpty()) "" else " (${values.entries.joinToString(", ") { "${it.key}=${it.value}" }})"
+            }
+
+        /** Sets the `@Param` field [name] of [instance] from its text, as JMH would. */
+        private fun set(instance: Any, name: String, value: String) {
+            val field = field(instance.javaClass, name) ?: return
+            field.isAccessible = true
+            field.set(
+                instance,
+                when (field.type) {
+                    Int::class.javaPrimitiveType -> value.toInt()
+                    Long::class.javaPrimitiveType -> value.toLong()
+                    Double::class.javaPrimitiveType -> value.toDouble()
+                    Boolean::class.javaPrimitiveType -> value.toBooleanStrict()
+                    else -> value
+                },
+            )
+        }
+
+        private fun field(type: Class<*>?, name: String): Field? {
+            var t = type
+            while (t != null) {
+                t.declaredFields.firstOrNull { it.name == name && it.isAnnotationPresent(Param::class.java) }
+                    ?.let { return it }
+                t = t.superclass
+            }
+            return null
+        }
+    }
+}
