@@ -37,32 +37,36 @@ class LiveTarget private constructor(
             val type = Class.forName(benchmark.substringBeforeLast('.'))
             val instance = type.getDeclaredConstructor().newInstance() as? HttpBenchmark
                 ?: throw IllegalArgumentException("$benchmark is not an HTTP benchmark")
-            for ((name, value) in values) set(instance, name, value)
+            // A parameter not given takes its one default, as JMH would (one with several must be given).
+            for (field in params(type)) {
+                val value = values[field.name] ?: field.getAnnotation(Param::class.java).value.singleOrNull()
+                if (value != null) set(instance, field, value)
+            }
             if (!served) {
-                val why = instance.inProcessOnly
-                    ?: "its code is the user's (${OwnCode.sources(type).describe()})".takeIf {
-                        OwnCode.sources(type).own
-                    }
-                    ?: "its PostgreSQL (@EmbeddedPostgres) starts in the fork".takeIf { OwnCode.embeddedPostgres(type) }
-                if (why != null) {
+                ownProcessProblem(instance, type)?.let {
                     throw IllegalArgumentException(
-                        "${describe(benchmark, values)}: its server cannot run in a process of its own ($why); " +
+                        "${describe(benchmark, values)}: its server cannot run in a process of its own ($it); " +
                             "--mode forks measures it",
                     )
                 }
             }
             val variant = benchmark.substringAfterLast('.')
             val mix = instance.requests(variant)
-            val serve = if (served) {
-                emptyList()
-            } else {
-                listOf("--server", values.getValue("server")) +
-                    (values["cpus"]?.takeIf { it != CpuParams.UNLIMITED }?.let { listOf("--cpus", it) } ?: listOf()) +
-                    (values["cpuset"]?.takeIf { it != CpuParams.NONE }?.let { listOf("--cpuset", it) } ?: listOf())
-            }
+            val serve = if (served) emptyList() else serveArgs(values)
             val props = if (served) emptyMap() else instance.ownProcessProperties().mapValues { it.value.toString() }
             return LiveTarget(benchmark, values, mix, instance.concurrency, serve, props)
         }
+
+        /** Why [instance]'s server must run inside the JMH fork, or null. */
+        private fun ownProcessProblem(instance: HttpBenchmark, type: Class<*>): String? = instance.inProcessOnly
+            ?: "its code is the user's (${OwnCode.sources(type).describe()})".takeIf { OwnCode.sources(type).own }
+            ?: "its PostgreSQL (@EmbeddedPostgres) starts in the fork".takeIf { OwnCode.embeddedPostgres(type) }
+
+        /** serve's arguments for a built-in stack: the stack, and the CPU budget as `scripts/serve` takes it. */
+        private fun serveArgs(values: Map<String, String>): List<String> =
+            listOf("--server", values.getValue("server")) +
+                (values["cpus"]?.takeIf { it != CpuParams.UNLIMITED }?.let { listOf("--cpus", it) } ?: listOf()) +
+                (values["cpuset"]?.takeIf { it != CpuParams.NONE }?.let { listOf("--cpuset", it) } ?: listOf())
 
         /** Why a run with [values] is not for a live comparison; null when it is. */
         fun refusal(values: Map<String, String>): String? = when {
@@ -86,9 +90,8 @@ class LiveTarget private constructor(
                     if (values.isEmpty()) "" else " (${values.entries.joinToString(", ") { "${it.key}=${it.value}" }})"
             }
 
-        /** Sets the `@Param` field [name] of [instance] from its text, as JMH would. */
-        private fun set(instance: Any, name: String, value: String) {
-            val field = field(instance.javaClass, name) ?: return
+        /** Sets the `@Param` [field] of [instance] from its text, as JMH would. */
+        private fun set(instance: Any, field: Field, value: String) {
             field.isAccessible = true
             field.set(
                 instance,
@@ -102,14 +105,9 @@ class LiveTarget private constructor(
             )
         }
 
-        private fun field(type: Class<*>?, name: String): Field? {
-            var t = type
-            while (t != null) {
-                t.declaredFields.firstOrNull { it.name == name && it.isAnnotationPresent(Param::class.java) }
-                    ?.let { return it }
-                t = t.superclass
-            }
-            return null
-        }
+        /** The `@Param` fields of [type] and its superclasses. */
+        private fun params(type: Class<*>): List<Field> =
+            generateSequence(type) { it.superclass }.flatMap { t -> t.declaredFields.asSequence() }
+                .filter { it.isAnnotationPresent(Param::class.java) }.toList()
     }
 }

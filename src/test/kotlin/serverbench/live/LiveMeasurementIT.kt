@@ -1,0 +1,105 @@
+package serverbench.live
+
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.io.TempDir
+import java.io.ByteArrayOutputStream
+import java.io.File
+import java.io.PrintStream
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertNotNull
+import kotlin.test.assertNull
+import kotlin.test.assertTrue
+
+/**
+ * The live engine on real servers: two Netty servers in processes of their own (serve's main class on this test's
+ * class path), driven in interleaved windows; then the rows, every window in the CSV, and no process left. These runs
+ * check behaviour, not figures: windows of a third of a second, a few blocks.
+ */
+class LiveMeasurementIT {
+    private val target = LiveTarget.of(
+        "serverbench.benchmarks.NoopBenchmark.hello",
+        mapOf("server" to "netty", "concurrency" to "8"),
+        served = false,
+    )
+
+    private fun spec(side: String) = LiveMeasurement.Spec(side) {
+        listOf(
+            File(System.getProperty("java.home"), "bin/java").path,
+            "-Xmx256m",
+            "-D${LiveServer.EXIT_WITH_PARENT}=true",
+            "-cp",
+            System.getProperty("java.class.path"),
+            LiveServer.SERVE_CLASS,
+        ) + target.serveArgs + listOf("--port", "0")
+    }
+
+    private val plan = LivePlan(
+        pairs = 1, windowNanos = TimeUnit.MILLISECONDS.toNanos(300), settleNanos = TimeUnit.MILLISECONDS.toNanos(100),
+        warmupSeconds = 3.0, pauseMillis = 100, calibrationBlocks = 1, minBlocks = 2, precision = 0.0001,
+        budgetSeconds = 40.0,
+    )
+
+    private fun measurement(dir: File, err: PrintStream) = LiveMeasurement(
+        mapOf(Side.BASE to spec("base"), Side.HEAD to spec("head")),
+        listOf(LiveMeasurement.Config("noop", mapOf(Side.BASE to target, Side.HEAD to target))),
+        plan,
+        dir,
+        err,
+    )
+
+    private fun assertGone(outcome: LiveMeasurement.Outcome) {
+        for (line in outcome.servers) {
+            val pid = Regex("""pid (\d+)""").find(line)!!.groupValues[1].toLong()
+            assertFalse(ProcessHandle.of(pid).map { it.isAlive }.orElse(false), "$line outlived the measurement")
+        }
+    }
+
+    @Test
+    fun `both sides' servers are driven in turn until the budget, every window kept, no process left`(
+        @TempDir dir: File,
+    ) {
+        val err = ByteArrayOutputStream()
+        val outcome = measurement(dir, PrintStream(err, true)).run()
+        val said = err.toString()
+        assertNull(outcome.failure, said)
+        assertFalse(outcome.interrupted)
+        assertTrue(outcome.stop.contains("--budget"), outcome.stop)
+        assertTrue(said.contains("live: 2 servers answer"), said)
+        assertTrue(said.contains("calibration, now, over 1 blocks"), said)
+        assertEquals(setOf(Side.BASE, Side.HEAD), outcome.windows.map { it.side }.toSet())
+        val rows = LiveRow.of("serverbench.benchmarks.NoopBenchmark.hello", emptyMap(), outcome.windows)
+        assertEquals(Metrics.COMPARED.map { it.name }, rows.map { it.metric.name })
+        val throughput = rows.first()
+        assertNotNull(throughput.ratio, said)
+        assertTrue(throughput.base > 0 && throughput.head > 0)
+        val lines = File(dir, "windows.csv").readLines()
+        assertEquals(outcome.windows.size, lines.count { it.startsWith("measure,") })
+        assertTrue(lines.any { it.startsWith("warmup,") } && lines.any { it.startsWith("calibration,") })
+        assertTrue(outcome.windows.all { (it.value(Metrics.ERRORS) ?: 1.0) == 0.0 })
+        assertGone(outcome)
+    }
+
+    @Test
+    fun `a stop asked from another thread ends after the running window, every window kept`(@TempDir dir: File) {
+        val m = measurement(dir, PrintStream(ByteArrayOutputStream(), true))
+        val stopper = Thread {
+            // Once the measurement proper has windows: the CSV says so.
+            val csv = File(dir, "windows.csv")
+            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60)
+            while (System.nanoTime() < deadline && !(csv.isFile && csv.readLines().any { it.startsWith("measure,") })) {
+                Thread.sleep(50)
+            }
+            m.requestStop()
+        }.apply { start() }
+        val outcome = m.run()
+        stopper.join()
+        assertTrue(outcome.interrupted)
+        assertEquals("interrupted", outcome.stop)
+        assertTrue(outcome.windows.isNotEmpty())
+        assertEquals(outcome.windows.size, File(dir, "windows.csv").readLines().count { it.startsWith("measure,") })
+        assertTrue(outcome.seconds < plan.budgetSeconds, "stopped at ${outcome.seconds} s")
+        assertGone(outcome)
+    }
+}
