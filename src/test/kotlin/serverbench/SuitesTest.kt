@@ -13,7 +13,7 @@ import kotlin.test.assertTrue
  * for that).
  */
 class SuitesTest {
-    private val keys = setOf("description", "duration", "benchmarks", "params", "properties", "timing")
+    private val keys = setOf("description", "duration", "benchmarks", "params", "properties", "timing", "findings")
 
     /** name -> key -> value, as scripts/bench reads the files (a line starting with a space continues the one above).
      * */
@@ -81,7 +81,7 @@ class SuitesTest {
                 "(or a path to a .suite file)",
             listOf(unknownKey.path) to
                 "scripts/bench: ${unknownKey.path}:1: unknown key 'benchmark'; keys: description, " +
-                "duration, benchmarks, params, properties, timing",
+                "duration, benchmarks, params, properties, timing, findings",
             listOf(noRegex.path) to "scripts/bench: ${noRegex.path}: no 'benchmarks:' line (the JMH benchmark regex)",
             listOf(File(dir, "missing.suite").path) to
                 "scripts/bench: no suite file '${File(dir, "missing.suite").path}'",

@@ -42,10 +42,11 @@ fun main(args: Array<String>) {
     // In the markdown too; on the console as well, since the markdown usually goes to a file unread.
     baseRuns?.let { BaselinePairs.clientThreads(headRuns, it) }?.let { System.err.println("report: $it") }
     val capacityCharts = CapacityChart.write(headRuns, chartDir, here)
-    val links = Report.Links(chartLinks, timelines, capacityCharts) { run ->
+    val live = LiveFindingsReport.markdown(LiveFindingsReport.fileFor(headFile))
+    val links = Report.Links(chartLinks, timelines, capacityCharts, { run ->
         val diffs = baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty()
         Flamegraphs.links(run, here) + diffs
-    }
+    }, live)
     val headName = options.heads.joinToString(" + ") { it.path }
     print(Report.markdown(headRuns, headName, baseRuns, options.baseline?.path, links))
 }

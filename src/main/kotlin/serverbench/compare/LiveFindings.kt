@@ -1,0 +1,231 @@
+@file:JvmName("LiveFindingsMain")
+
+package serverbench.compare
+
+import org.openjdk.jmh.runner.options.CommandLineOptions
+import serverbench.launcher.Plan
+import serverbench.live.LiveMeasurement
+import serverbench.live.LivePlan
+import serverbench.live.LiveRow
+import serverbench.live.LiveServer
+import serverbench.live.LiveTarget
+import serverbench.live.Metrics
+import serverbench.live.Side
+import tools.jackson.databind.json.JsonMapper
+import java.io.File
+import java.io.PrintStream
+import java.util.Locale
+import java.util.concurrent.TimeUnit
+import kotlin.system.exitProcess
+
+/**
+ * A suite's findings as ratios (`findings: server=tomcat,netty` in its file; scripts/bench runs this after the JMH
+ * rows): every configuration of the suite on both values of the parameter, live at once ([LiveMeasurement]: the
+ * servers of both values in processes of their own, all configurations on each, interleaved windows), so that
+ * "tomcat ÷ netty, direct: 1.05 [1.02, 1.08]" is read in the same minutes on both sides, not one after another.
+ *
+ * Usage: `LiveFindingsMain --sides server=tomcat,netty --out run-findings.json [--budget 150s] [--pairs N] <regex>
+ * [-p …]`.
+ * Writes the JSON (a list of objects with family, variant, metric, a, b, ratio, low, high, level, verdict, test) and
+ * prints one line per configuration; exit 2 on bad input, 1 when nothing could be measured.
+ */
+fun main(args: Array<String>) {
+    exitProcess(LiveFindings(System.out, System.err).run(args.toList()))
+}
+
+class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
+    /** What the command line asks: the sides' parameter and values, the output, the budget, the JMH options. */
+    private class Args(
+        val name: String,
+        val values: List<String>,
+        val out: File,
+        val budget: Double,
+        val pairs: Int,
+        val jmh: List<String>,
+    )
+
+    private fun parse(args: List<String>): Args {
+        val sides = requireNotNull(args.valueOf("--sides")) { "--sides name=a,b is missing" }
+        val out = requireNotNull(args.valueOf("--out")?.let(::File)) { "--out file is missing" }
+        val budget = args.valueOf("--budget")?.let {
+            requireNotNull(ForkPlan.seconds(it)) { "--budget $it: such as 150s" }
+        }
+        val name = sides.substringBefore('=')
+        val values = sides.substringAfter('=', "").split(',').filter { it.isNotEmpty() }
+        require(name.isNotEmpty() && values.size == 2) { "--sides $sides: one parameter and two values, a,b" }
+        val pairs = args.valueOf("--pairs")?.let { p ->
+            requireNotNull(p.toIntOrNull()?.takeIf { it >= 1 }) { "--pairs $p: 1 or more server processes a side" }
+        } ?: LivePlan().pairs
+        val jmh = args.withoutOptions()
+        require(jmh.isNotEmpty()) { "the benchmark regex is missing" }
+        return Args(name, values, out, budget ?: DEFAULT_BUDGET_SECONDS, pairs, jmh)
+    }
+
+    fun run(args: List<String>): Int {
+        val (parsed, pairings) = try {
+            parse(args).let { it to pairings(it.jmh, it.name, it.values) }
+        } catch (e: IllegalArgumentException) {
+            return usage(e.message ?: "bad options")
+        }
+        val values = parsed.values
+        val outFile = parsed.out
+        val budget = parsed.budget
+        if (pairings.isEmpty()) {
+            err.println("findings: no configuration of '${parsed.jmh.first()}' can be measured live; none written")
+            return 1
+        }
+        val plan = LivePlan(
+            pairs = parsed.pairs,
+            windowNanos = TimeUnit.MILLISECONDS.toNanos(WINDOW_MILLIS),
+            settleNanos = TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS),
+            warmupSeconds = WARMUP_SECONDS,
+            calibrationBlocks = 1,
+            minBlocks = 2,
+            precision = PRECISION,
+            budgetSeconds = budget,
+        )
+        val dir = File(outFile.absoluteFile.parentFile, outFile.nameWithoutExtension)
+        val first = pairings.first()
+        val measurement = LiveMeasurement(
+            mapOf(Side.BASE to spec(first.b), Side.HEAD to spec(first.a)),
+            pairings.map { LiveMeasurement.Config(it.label, mapOf(Side.BASE to it.b, Side.HEAD to it.a)) },
+            plan,
+            dir,
+            err,
+        )
+        err.println(
+            "findings: ${values[0]} ÷ ${values[1]} of ${pairings.size} configurations, live at once " +
+                "(${plan.pairs} servers a side, every configuration on each, interleaved windows), " +
+                "in at most ${budget.toLong()} s",
+        )
+        val outcome = measurement.run()
+        outcome.failure?.let {
+            err.println("findings: the live measurement failed: $it (windows kept in ${dir.path}/)")
+        }
+        val blocks = outcome.windows.maxOfOrNull { it.round }?.let { (it + 1) / 2 }
+        val test = LiveRow.test(plan, blocks) + "; stopped: ${outcome.stop}"
+        val rows = pairings.withIndex().flatMap { (i, p) ->
+            LiveRow.of(p.a.benchmark, p.key, outcome.windows.filter { it.config == i }).map { p to it }
+        }
+        LiveRow.write(outFile, json(rows, values, test))
+        rows.filter {
+            it.second.metric.name == Metrics.THROUGHPUT
+        }.forEach { (p, r) -> out.println(line(p, r, values)) }
+        err.println("findings: ${outFile.path} ($test)")
+        return if (rows.isEmpty()) 1 else 0
+    }
+
+    /** One configuration: its run on value a (head: the numerator) and on value b (base). */
+    private class Pairing(val a: LiveTarget, val b: LiveTarget, val key: Map<String, String>) {
+        val family: String get() = a.benchmark.substringBeforeLast(
+            '.',
+        ).substringAfterLast('.').removeSuffix("Benchmark")
+        val label: String get() = "$family ${a.method}"
+    }
+
+    private fun pairings(jmh: List<String>, name: String, values: List<String>): List<Pairing> {
+        fun runs(value: String): List<Plan.Run> {
+            val options = CommandLineOptions(*(jmh + listOf("-p", "$name=$value")).toTypedArray())
+            return Plan.runs(options)
+        }
+        val bs = runs(values[1]).associateBy { it.benchmark + it.params.filterKeys { k -> k != name } }
+        val out = ArrayList<Pairing>()
+        for (a in runs(values[0])) {
+            val b = bs[a.benchmark + a.params.filterKeys { it != name }] ?: continue
+            val ta = runCatching { LiveTarget.of(a.benchmark, a.params, served = false) }
+            val tb = runCatching { LiveTarget.of(b.benchmark, b.params, served = false) }
+            if (ta.isFailure || tb.isFailure) {
+                err.println("findings: not measured live: ${(ta.exceptionOrNull() ?: tb.exceptionOrNull())?.message}")
+                continue
+            }
+            out += Pairing(ta.getOrThrow(), tb.getOrThrow(), a.params.filterKeys { it != name })
+        }
+        // One set of servers serves every configuration: those whose servers would differ are measured apart.
+        val server = out.firstOrNull()?.let {
+            setOf(it.a.serveArgs to it.a.properties, it.b.serveArgs to it.b.properties)
+        }
+        val (same, other) = out.partition {
+            setOf(it.a.serveArgs to it.a.properties, it.b.serveArgs to it.b.properties) == server
+        }
+        other.forEach {
+            err.println("findings: not measured live: ${it.label} needs other servers than ${same.first().label}")
+        }
+        return same
+    }
+
+    private fun spec(target: LiveTarget): LiveMeasurement.Spec {
+        val jar = File(LiveFindings::class.java.protectionDomain.codeSource.location.toURI()).path
+        val java = File(System.getProperty("java.home"), "bin/java").path
+        return LiveMeasurement.Spec(target.serveArgs.joinToString(" ")) {
+            listOf(java) + LiveCompare.SERVER_JVM + target.properties.map { (k, v) -> "-D$k=$v" } +
+                "-D${LiveServer.EXIT_WITH_PARENT}=true" +
+                listOf("-cp", jar, LiveServer.SERVE_CLASS) + target.serveArgs + listOf("--port", "0")
+        }
+    }
+
+    private fun line(p: Pairing, r: LiveRow, values: List<String>): String {
+        val ratio = r.ratio ?: return "- ${p.label}: ${values[0]} ÷ ${values[1]} req/s: too few windows"
+        return "- ${p.label}: ${values[0]} ÷ ${values[1]} req/s " +
+            String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", ratio.ratio, ratio.low, ratio.high) +
+            if (r.significant) " (${values[0]} ${r.verdict})" else " (no difference this run can tell)"
+    }
+
+    private fun json(rows: List<Pair<Pairing, LiveRow>>, values: List<String>, test: String): String {
+        val mapper = JsonMapper.builder().build()
+        val array = mapper.createArrayNode()
+        for ((p, r) in rows) {
+            val o = array.addObject()
+            o.put("family", p.family)
+            o.put("variant", p.a.method)
+            val params = o.putObject("params")
+            p.key.forEach { (k, v) -> params.put(k, v) }
+            o.put("metric", r.metric.name)
+            o.put("a", values[0])
+            o.put("b", values[1])
+            o.put("aMean", r.head)
+            o.put("bMean", r.base)
+            r.ratio?.let {
+                o.put("ratio", it.ratio)
+                o.put("low", it.low)
+                o.put("high", it.high)
+            }
+            o.put("level", 0.95)
+            o.put("verdict", if (r.significant) r.verdict else "~")
+            o.put("windows", r.windows)
+            o.put("test", test)
+        }
+        return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(array) + "\n"
+    }
+
+    private fun usage(why: String): Int {
+        err.println("findings: $why")
+        err.println(
+            "usage: LiveFindingsMain --sides name=a,b --out file.json [--budget 150s] [--pairs N] <regex> [JMH -p options]",
+        )
+        return 2
+    }
+
+    private fun List<String>.valueOf(option: String): String? = indexOf(option).takeIf {
+        it >= 0
+    }?.let { getOrNull(it + 1) }
+
+    private fun List<String>.withoutOptions(): List<String> {
+        val out = ArrayList<String>()
+        var i = 0
+        while (i < size) {
+            if (this[i] in OWN) i += 2 else out += this[i++]
+        }
+        return out
+    }
+
+    private companion object {
+        val OWN = setOf("--sides", "--out", "--budget", "--pairs")
+        const val DEFAULT_BUDGET_SECONDS = 150.0
+        const val WARMUP_SECONDS = 60.0
+        const val PRECISION = 0.005
+
+        /** Half-second windows: a round of many configurations then takes seconds, not half a minute. */
+        const val WINDOW_MILLIS = 500L
+        const val SETTLE_MILLIS = 150L
+    }
+}
