@@ -116,6 +116,16 @@ class DocsTest {
         assertTrue(dated.size <= MAX_DATED_PAGES, "${dated.size} pages with dates, at most $MAX_DATED_PAGES: $dated")
     }
 
+    @Test
+    fun `every page of the manual opens with its task's command`() {
+        // The index and the measurements page are not tasks; the others show a command before their reference.
+        val pages = manualPages().filter { it.path.startsWith("docs") } - listOf("README.md", "measurements.md")
+            .map { File("docs/$it") }.toSet()
+        assertTrue(pages.size > 20, "$pages")
+        val late = pages.filter { page -> page.readLines().take(OPENING_LINES).none { it.startsWith("```") } }
+        assertEquals(emptyList(), late.map { it.path })
+    }
+
     /**
      * The README and the manual, but docs/compare.md, which issue 54 rewrites (its dates and "this branch" go with
      * that rewrite).
@@ -136,6 +146,9 @@ class DocsTest {
     private companion object {
         /** The measurements page and the pages whose tables need a date beside them. */
         const val MAX_DATED_PAGES = 6
+
+        /** A page's command comes within its first lines, as wrk's, JMH's and oha's READMEs do. */
+        const val OPENING_LINES = 15
     }
 
     /**
