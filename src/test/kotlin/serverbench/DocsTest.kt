@@ -92,10 +92,13 @@ class DocsTest {
     }
 
     @Test
-    fun `every page of docs is linked from the manual's index`() {
+    fun `every page of docs is linked from the manual's index and the README's manual`() {
         val index = File("docs/README.md").readText()
         val pages = File("docs").listFiles { f -> f.extension == "md" && f.name != "README.md" }.orEmpty()
         assertEquals(emptyList(), pages.map { it.name }.sorted().filter { "]($it)" !in index })
+        // The README's manual section lists every page too, grouped by task.
+        val readme = File("README.md").readText().substringAfter("\n## The manual\n")
+        assertEquals(emptyList(), pages.map { it.name }.sorted().filter { "](docs/$it)" !in readme })
     }
 
     @Test
