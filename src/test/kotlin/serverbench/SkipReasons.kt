@@ -10,8 +10,8 @@ import java.io.PrintStream
 /**
  * Every test that does not run says so on the console, with its reason: Surefire and Failsafe count skipped tests but
  * print their reasons only into their XML reports, and a platform that cannot run a test (no bundled PostgreSQL, no
- * cgroups, no JDK 21+, no actionlint, not a git clone) must not look like one that passed it (README,
- * "Requirements"). Loaded by the JUnit Platform from META-INF/services for every test run.
+ * cgroups, no JDK 21+, no actionlint, not a git clone) must not look like one that passed it
+ * (docs/testing.md, "Skip rules"). Loaded by the JUnit Platform from META-INF/services for every test run.
  */
 class SkipReasons(private val out: PrintStream) : TestExecutionListener {
     constructor() : this(System.out)

@@ -98,29 +98,73 @@ class SuitesTest {
     fun `-D options after the suite reach the launcher's JVM and replace the suite's own warmup limits`(
         @TempDir dir: File,
     ) {
-        // A copy of the script beside a stand-in jar and a java that only records its arguments: nothing runs.
-        File(dir, "scripts").mkdirs()
-        File("scripts/bench").copyTo(File(dir, "scripts/bench"))
-        File("benchmarks").copyRecursively(File(dir, "benchmarks"))
-        File(dir, "target").mkdirs()
-        File(dir, "target/benchmarks.jar").writeText("")
-        val args = File(dir, "args")
-        val java = File(dir, "jdk/bin/java").apply {
-            parentFile.mkdirs()
-            writeText("#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" >> '${args.path}'\n")
-            setExecutable(true)
-        }
-        runProcess(
-            listOf("bash", "$dir/scripts/bench", "quick", "-Dserverbench.warmupMaxSeconds=60", "-i", "9"),
-            env = mapOf("JAVA_HOME" to java.parentFile.parentFile.path),
-            mergeErr = true,
-        )
-        val launcher = args.readLines()
+        val launcher = launcherArgs(dir, "quick", "-Dserverbench.warmupMaxSeconds=60", "-i", "9")
         val beforeJar = launcher.takeWhile { it != "-jar" }
         assertTrue("-Dserverbench.warmupMaxSeconds=60" in beforeJar, "$launcher")
         assertTrue("-Dserverbench.suite=quick" in beforeJar, "$launcher")
         assertTrue(beforeJar.none { it.startsWith("-Dserverbench.warmupMaxSeconds.") }, "$launcher")
         assertTrue("-i" in launcher.dropWhile { it != "-jar" }, "$launcher")
         assertTrue(launcher.none { it.startsWith("-D") && it !in beforeJar }, "$launcher")
+    }
+
+    @Test
+    fun `a -p the suite sets is replaced, and a regex after the suite narrows its rows`(@TempDir dir: File) {
+        // The command of issue 55, which planned 6 runs where one was asked for.
+        val launcher = launcherArgs(
+            dir,
+            "capacity",
+            "CpuBenchmark.direct$",
+            "-p",
+            "server=tomcat",
+            "-p",
+            "objective=p99:250ms",
+        )
+        val values = launcher.zipWithNext().filter { it.first == "-p" }.map { it.second }
+        assertEquals(listOf("objective=p99:250ms"), values.filter { it.startsWith("objective=") }, "$launcher")
+        assertEquals(listOf("limit=10000", "cpus=1", "server=tomcat"), values.filterNot { it.startsWith("objective") })
+        val regex = Regex(launcher[launcher.indexOf("-jar") + 2])
+        val names = listOf("CpuBenchmark.direct", "CpuBenchmark.completableFuture", "NoopBenchmark.direct")
+            .map { "serverbench.benchmarks.$it" }
+        assertEquals(listOf(names[0]), names.filter { regex.containsMatchIn(it) }, regex.pattern)
+        // Anchored patterns still anchor, the user's and the suite's; one outside the suite matches nothing.
+        val quick = Regex(
+            launcherArgs(dir, "quick", "^serverbench.benchmarks.BlockingIoBenchmark.direct$").let {
+                it[it.indexOf("-jar") + 2]
+            },
+        )
+        val rows = listOf("BlockingIoBenchmark.direct", "BlockingIoBenchmark.nonBlocking", "CpuBenchmark.direct")
+            .map { "serverbench.benchmarks.$it" }
+        assertEquals(listOf(rows[0]), rows.filter { quick.containsMatchIn(it) }, quick.pattern)
+        val outside = Regex(launcherArgs(dir, "quick", "NoopBenchmark").let { it[it.indexOf("-jar") + 2] })
+        assertTrue(rows.none { outside.containsMatchIn(it) }, outside.pattern)
+        assertTrue(!outside.containsMatchIn("serverbench.benchmarks.NoopBenchmark.hello"), outside.pattern)
+    }
+
+    /**
+     * The launcher's command line as `scripts/bench` [args] builds it: a copy of the script beside a stand-in jar and
+     * a java that only records its arguments, so nothing runs.
+     */
+    private fun launcherArgs(dir: File, vararg args: String): List<String> {
+        val script = File(dir, "scripts/bench")
+        if (!script.exists()) {
+            script.parentFile.mkdirs()
+            File("scripts/bench").copyTo(script)
+            File("benchmarks").copyRecursively(File(dir, "benchmarks"))
+            File(dir, "target").mkdirs()
+            File(dir, "target/benchmarks.jar").writeText("")
+        }
+        val recorded = File(dir, "args").apply { delete() }
+        val java = File(dir, "jdk/bin/java").apply {
+            parentFile.mkdirs()
+            writeText("#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" >> '${recorded.path}'\n")
+            setExecutable(true)
+        }
+        runProcess(
+            listOf("bash", script.path) + args,
+            env = mapOf("JAVA_HOME" to java.parentFile.parentFile.path),
+            mergeErr = true,
+        )
+        // The first recorded command is the launcher's; the report's (-cp … ReportMain) follows only with results.
+        return recorded.readLines().takeWhile { it != "-rff" }
     }
 }

@@ -282,7 +282,16 @@ internal class Connection(
 internal fun invalidBody(sample: String?, length: Long, difference: String?, expected: String): String {
     val differs = difference?.takeIf { length > (sample?.length ?: 0) }
         ?.let { "; first difference ${it.replace(Regex("\\s+"), " ")}" } ?: ""
-    return "body \"${oneLine(sample ?: "")}\" ($length bytes), expected \"${oneLine(expected)}\"$differs"
+    return "body \"${bodySample(sample ?: "", length)}\" ($length bytes), expected \"${oneLine(expected)}\"$differs"
+}
+
+/**
+ * [sample], the first [ResponseParser.SAMPLE_BYTES] bytes of a body of [length] bytes, on one line, with "…" where the
+ * body was longer: a value cut at the sample's end (`"at":"2026-12-02T00:`) must not read as the whole value.
+ */
+internal fun bodySample(sample: String, length: Long): String {
+    val line = oneLine(sample)
+    return if (length > ResponseParser.SAMPLE_BYTES && !line.endsWith("…")) "$line…" else line
 }
 
 /** A response's text for a failure message: on one line, at most [ResponseParser.SAMPLE_BYTES] characters. */

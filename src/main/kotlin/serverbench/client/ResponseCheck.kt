@@ -66,7 +66,7 @@ internal class ResponseCheck(private val request: Request) {
         return when {
             !accepts(status) -> Rejection(
                 if (status in SUCCESS_FROM..SUCCESS_TO) FailureKind.UNEXPECTED_STATUS else FailureKind.NON_2XX,
-                statusLine(status, body.sample),
+                statusLine(status, body.sample, length),
             )
 
             !typeMatches -> invalid("Content-Type \"${oneLine(type?.toString() ?: "")}\", expected $contentType")
@@ -92,8 +92,8 @@ internal class ResponseCheck(private val request: Request) {
         }
     }
 
-    private fun statusLine(status: Int, sample: String?): String {
-        val got = "HTTP $status" + (sample?.let { " \"${oneLine(it)}\"" } ?: "")
+    private fun statusLine(status: Int, sample: String?, length: Long): String {
+        val got = "HTTP $status" + (sample?.let { " \"${bodySample(it, length)}\"" } ?: "")
         val codes = expect?.statuses.orEmpty()
         return when (codes.size) {
             0 -> got
@@ -113,7 +113,9 @@ internal class ResponseCheck(private val request: Request) {
         if (fields.isNotEmpty()) {
             val document = json(kept) ?: return notJson(kept)
             for (field in fields) {
-                field.problem(document)?.let { return "$it; body \"${oneLine(kept.sample())}\" (${kept.length} bytes)" }
+                field.problem(document)?.let {
+                    return "$it; body \"${bodySample(kept.sample(), kept.length.toLong())}\" (${kept.length} bytes)"
+                }
             }
         }
         return shape?.check(text!!)?.let { "body \"${oneLine(text)}\": $it, expected ${request.expectedBody}" }

@@ -146,7 +146,7 @@ object Launcher {
             val meant = suggestion(cmd.includes, Plan.allBenchmarks())
             usage(
                 "No benchmark matches $patterns. Patterns are regular expressions matched anywhere in " +
-                    "serverbench.benchmarks.<Class>.<method>.$meant List them with: java -jar target/benchmarks.jar -l",
+                    "<package>.<Class>.<method>.$meant List them with: java -jar target/benchmarks.jar -l",
             )
         }
         ownBenchmarks(cmd.includes, Plan.allBenchmarks()).takeIf { it.isNotEmpty() }?.let {

@@ -85,7 +85,7 @@ object Jar {
 
     /**
      * [newerJava], or the test is skipped with where it looked: in the test report and once on the console, so a
-     * machine with JDK 17 alone sees what did not run (README, "Requirements").
+     * machine with JDK 17 alone sees what did not run (docs/testing.md, "Skip rules").
      */
     fun assumeNewerJava(): String {
         val java = newerJava()

@@ -71,6 +71,21 @@ class ResponseExpectationTest {
     }
 
     @Test
+    fun `a body longer than the failure line's sample ends in an ellipsis, a whole short one does not`() {
+        val long = "{\"id\":7,\"at\":\"" + "2026-12-02T00:00:00Z".padStart(BodyMatch.SAMPLE_BYTES, '0') + "\"}"
+        val cut = long.take(BodyMatch.SAMPLE_BYTES)
+        val failed = verdict(Request("/x", "hello"), long, status = 500)
+        assertEquals("HTTP 500 \"$cut…\"", failed!!.detail)
+        val wrong = verdict(Request("/x", "hello"), long)!!.detail
+        assertTrue(
+            wrong.startsWith("body \"$cut…\" (${long.length} bytes), expected \"hello\"; first difference"),
+            wrong,
+        )
+        val whole = "x".repeat(BodyMatch.SAMPLE_BYTES)
+        assertEquals("HTTP 500 \"$whole\"", verdict(Request("/x", "hello"), whole, status = 500)!!.detail)
+    }
+
+    @Test
     fun `a declared status, one or a set, replaces any 2xx and keeps the exact body`() {
         val created = request(Expect.status(201), "made")
         assertNull(verdict(created, "made", status = 201))
@@ -133,7 +148,9 @@ class ResponseExpectationTest {
 
     @Test
     fun `a JSON field that fails says which, what was expected and what came`() {
-        val sample = "; body \"${order.take(BodyMatch.SAMPLE_BYTES)}\" (${order.toByteArray().size} bytes)"
+        // The first SAMPLE_BYTES of the order (ASCII there), "…" for the rest: a cut value must not read as whole.
+        assertTrue(order.toByteArray().size > BodyMatch.SAMPLE_BYTES)
+        val sample = "; body \"${order.take(BodyMatch.SAMPLE_BYTES)}…\" (${order.toByteArray().size} bytes)"
         fun line(expect: ResponseExpectation) = verdict(request(expect), order)
 
         invalid("/status: expected \"PAID\", was \"NEW\"$sample", line(Expect.json("/status", Expect.value("PAID"))))

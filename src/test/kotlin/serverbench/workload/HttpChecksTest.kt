@@ -62,11 +62,11 @@ class HttpChecksTest {
         val r = request(types.joinToString("") { "# @expect json ${it.first} ${it.second}\n" } + "GET /orders")
         assertNull(verdict(r, order))
         assertEquals(
-            "invalid body: /id: expected a string, was 7; body \"${order.take(80)}\" (${order.length} bytes)",
+            "invalid body: /id: expected a string, was 7; body \"${order.take(80)}…\" (${order.length} bytes)",
             verdict(request("# @expect json /id string\nGET /o"), order),
         )
         assertEquals(
-            "invalid body: /gone: missing, expected any value; body \"${order.take(80)}\" (${order.length} bytes)",
+            "invalid body: /gone: missing, expected any value; body \"${order.take(80)}…\" (${order.length} bytes)",
             verdict(request("# @expect json /gone present\nGET /o"), order),
         )
     }
@@ -85,7 +85,7 @@ class HttpChecksTest {
         )
         assertNull(verdict(r, order))
         assertEquals(
-            "invalid body: /sku: expected \"B-2\", was \"A-1\"; body \"${order.take(80)}\" (${order.length} bytes)",
+            "invalid body: /sku: expected \"B-2\", was \"A-1\"; body \"${order.take(80)}…\" (${order.length} bytes)",
             verdict(request("# @expect json /sku = \"B-2\"\nGET /o"), order),
         )
         assertEquals(
@@ -104,7 +104,7 @@ class HttpChecksTest {
         assertNull(verdict(r, order))
         assertEquals(
             "invalid body: /createdAt: expected a value matching \\d{4}, was \"2026-11-28T08:00:00Z\"; " +
-                "body \"${order.take(80)}\" (${order.length} bytes)",
+                "body \"${order.take(80)}…\" (${order.length} bytes)",
             verdict(request("# @expect json /createdAt matches \\d{4}\nGET /o"), order),
         )
         val body = request("# @expect body matches (?s)\\{.*\"sku\":\"A-\\d\".*\nGET /o")
