@@ -113,10 +113,11 @@ class LiveCompare(
             notes += "$name: ${LiveRow.test(rowPlan, blocks?.let { it / plan.pairs })}; stopped: ${outcome.stop}" +
                 " (${Math.round(outcome.seconds)} s)" + (outcome.forecast?.let { "; before it: $it" } ?: "")
             outcome.failure?.let { err.println("compare: $name failed: $it (windows kept in ${dir.path}/)") }
-            found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio?.takeIf { it.processSpread > 0 }?.let {
+            val throughput = found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio
+            throughput?.takeIf { it.processShare > PROCESS_SHARE_TO_SAY }?.let {
                 val line = "$name: the pairs' means differ beyond what their windows explain (processes spread by " +
-                    "${LiveMeasurement.percent(it.processSpread)}): the interval carries that with " +
-                    "${Math.round(it.degreesOfFreedom)} degrees of freedom; more --pairs narrow it"
+                    "${LiveMeasurement.percent(it.processSpread)}), and that sets most of the interval, with " +
+                    "${Math.round(it.degreesOfFreedom)} degrees of freedom: more --pairs narrow it"
                 err.println("compare: $line")
                 notes += line
             }
@@ -192,5 +193,8 @@ class LiveCompare(
         )
 
         private const val HOOK_WAIT_SECONDS = 30L
+
+        /** Where the pairs' spread is more than half the variance, a line says so: it is the process luck's. */
+        private const val PROCESS_SHARE_TO_SAY = 0.5
     }
 }

@@ -200,7 +200,8 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
     private fun usage(why: String): Int {
         err.println("findings: $why")
         err.println(
-            "usage: LiveFindingsMain --sides name=a,b --out file.json [--budget 150s] [--pairs N] <regex> [JMH -p options]",
+            "usage: LiveFindingsMain --sides name=a,b --out file.json [--budget 150s] [--pairs N] <regex> " +
+                "[JMH -p options]",
         )
         return 2
     }

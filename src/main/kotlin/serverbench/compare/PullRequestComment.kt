@@ -184,6 +184,14 @@ private class CommentText(private val inputs: CommentWriter.Inputs) {
         return text.substring(0, end) + note
     }
 
+    /** What `forks/` holds: a live comparison's windows and server logs, or each fork's results. */
+    private fun forksFolder(): String =
+        if (File(dir, "forks").listFiles { f -> f.name.startsWith("live-") }.orEmpty().isNotEmpty()) {
+            "`forks/` (each configuration's windows, `live-N/windows.csv`, and each server's log)"
+        } else {
+            "`forks/` (each fork's JMH results and log)"
+        }
+
     /** What the artifacts folder holds, as the run left it. */
     private fun contents(): String {
         fun file(name: String) = File(dir, name).isFile
@@ -191,7 +199,7 @@ private class CommentText(private val inputs: CommentWriter.Inputs) {
         val items = buildList {
             if (file("compare.json")) add("`compare.json` (the verdict for tools)")
             if (file("compare.md")) add("`compare.md` (the table)")
-            if (folder("forks")) add("`forks/` (each fork's JMH results and log)")
+            if (folder("forks")) add(forksFolder())
             if (file("report.md")) {
                 add(
                     "`report.md` (the first fork of each side: tables, charts, flamegraph links; its marks compare " +
@@ -323,8 +331,11 @@ private object Findings {
         if (!rows.isArray || rows.size() == 0) return NONE
         val marked = (0 until rows.size()).map { rows[it] }.filter { it["significant"]?.asBoolean() == true }
         if (marked.isEmpty()) {
-            return "**No difference marked** in ${rows.size()} rows. The *detectable* column says how small a change " +
-                "these forks could have shown."
+            return "**No difference marked** in ${rows.size()} rows. " + if (rows[0]["windows"] != null) {
+                "Each interval's half-width is the smallest change this run could have shown."
+            } else {
+                "The *detectable* column says how small a change these forks could have shown."
+            }
         }
         return "**${marked.size} of ${rows.size()} rows marked:**\n\n" + marked.joinToString("\n") { bullet(it) }
     }
@@ -336,8 +347,8 @@ private object Findings {
         val params = row["params"]?.properties()?.joinToString(", ") { (k, v) -> "$k=${v.asString()}" }.orEmpty()
         return "- **${row["verdict"]?.asString()}**: $label of $benchmark" +
             (if (params.isEmpty()) "" else " ($params)") +
-            ": head ÷ base ${r(row["ratio"])}, 95 % interval ${r(row["ciLow"])} – ${r(row["ciHigh"])}, " +
-            "p ${p(row["p"])}"
+            ": head ÷ base ${r(row["ratio"])}, 95 % interval ${r(row["ciLow"])} – ${r(row["ciHigh"])}" +
+            if (row["p"]?.isNumber == true) ", p ${p(row["p"])}" else " (${row["test"]?.asString() ?: "live"})"
     }
 
     private fun number(node: JsonNode?): Double? = node?.takeIf { it.isNumber }?.asDouble()

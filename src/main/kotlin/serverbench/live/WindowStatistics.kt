@@ -34,6 +34,8 @@ object WindowStatistics {
         val degreesOfFreedom: Double,
         /** The spread of the pairs' means beyond the windows' own noise, as a share (0 when the windows explain it). */
         val processSpread: Double,
+        /** How much of the variance that spread is: above a half, the pairs, not the windows, set the interval. */
+        val processShare: Double = 0.0,
     ) {
         /** Whether the interval excludes 1. */
         val marked: Boolean get() = low > 1.0 || high < 1.0
