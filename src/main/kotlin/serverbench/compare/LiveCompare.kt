@@ -170,28 +170,12 @@ class LiveCompare(
                     listOf("--port", "0", "--log", File(log.parentFile, log.name.replace("-serve", "-service")).path) +
                     config.serve.dropWhile { it != "--" }
             } else {
-                val cpus = target.serveArgs.indexOf("--cpus").takeIf { it >= 0 }?.let { target.serveArgs[it + 1] }
-                val processors = cpus?.toDoubleOrNull()?.let {
-                    listOf("-XX:ActiveProcessorCount=${Math.ceil(it).toInt()}")
-                }
-                listOf(config.java) + SERVER_JVM + processors.orEmpty() + config.jvmOptions +
-                    target.properties.map { (k, v) -> "-D$k=$v" } + "-D${LiveServer.EXIT_WITH_PARENT}=true" +
-                    listOf("-cp", config.jar.path, LiveServer.SERVE_CLASS) + target.serveArgs + listOf("--port", "0")
+                target.serveCommand(config.java, config.jar.path, config.jvmOptions)
             }
         }
     }
 
     companion object {
-        /** scripts/serve's flags for a built-in stack: the benchmark forks' heap and collector. */
-        val SERVER_JVM = listOf(
-            "-Xms2g",
-            "-Xmx2g",
-            "-XX:+UseG1GC",
-            "-XX:+IgnoreUnrecognizedVMOptions",
-            "--enable-native-access=ALL-UNNAMED",
-            "--sun-misc-unsafe-memory-access=allow",
-        )
-
         private const val HOOK_WAIT_SECONDS = 30L
 
         /** Where the pairs' spread is more than half the variance, a line says so: it is the process luck's. */

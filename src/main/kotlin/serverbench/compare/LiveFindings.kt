@@ -7,7 +7,6 @@ import serverbench.launcher.Plan
 import serverbench.live.LiveMeasurement
 import serverbench.live.LivePlan
 import serverbench.live.LiveRow
-import serverbench.live.LiveServer
 import serverbench.live.LiveTarget
 import serverbench.live.Metrics
 import serverbench.live.Side
@@ -95,7 +94,8 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         )
         err.println(
             "findings: ${values[0]} ÷ ${values[1]} of ${pairings.size} configurations, live at once " +
-                "(${plan.pairs} servers a side, every configuration on each, interleaved windows), " +
+                "(${plan.pairs} server${if (plan.pairs == 1) "" else "s"} a side, every configuration on each, " +
+                "interleaved windows), " +
                 "in at most ${budget.toLong()} s",
         )
         val outcome = measurement.run()
@@ -156,11 +156,7 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
     private fun spec(target: LiveTarget): LiveMeasurement.Spec {
         val jar = File(LiveFindings::class.java.protectionDomain.codeSource.location.toURI()).path
         val java = File(System.getProperty("java.home"), "bin/java").path
-        return LiveMeasurement.Spec(target.serveArgs.joinToString(" ")) {
-            listOf(java) + LiveCompare.SERVER_JVM + target.properties.map { (k, v) -> "-D$k=$v" } +
-                "-D${LiveServer.EXIT_WITH_PARENT}=true" +
-                listOf("-cp", jar, LiveServer.SERVE_CLASS) + target.serveArgs + listOf("--port", "0")
-        }
+        return LiveMeasurement.Spec(target.serveArgs.joinToString(" ")) { target.serveCommand(java, jar, emptyList()) }
     }
 
     private fun line(p: Pairing, r: LiveRow, values: List<String>): String {

@@ -1,6 +1,7 @@
 package serverbench.compare
 
 import serverbench.fixture.RemoteTarget
+import serverbench.live.LiveServer
 import java.io.File
 import java.util.concurrent.TimeUnit
 
@@ -32,7 +33,6 @@ class ServedService private constructor(
         /** `scripts/serve`'s main class, in the side's jar (which may be another build than this one). */
         private const val SERVE_CLASS = "serverbench.fixture.Serve"
         private const val STOP_SECONDS = 60L
-        private val LISTENING = Regex("""listening on https?://\S+:(\d+) .*; admin http://\S+:(\d+)/""")
 
         /** Options compare sets itself: the fork must find the service where it listens, on loopback. */
         val OWNED = listOf("--port", "--admin-port", "--bind", "--log", "--server")
@@ -69,7 +69,9 @@ class ServedService private constructor(
             val builder = ProcessBuilder(command).redirectErrorStream(true).redirectOutput(serveLog)
             val process = interruption.startService(builder) ?: return null
             while (true) {
-                val match = serveLog.takeIf { it.isFile }?.readLines()?.firstNotNullOfOrNull { LISTENING.find(it) }
+                val match = serveLog.takeIf {
+                    it.isFile
+                }?.readLines()?.firstNotNullOfOrNull { LiveServer.LISTENING.find(it) }
                 if (match != null) {
                     val (port, admin) = match.destructured
                     val target = listOf("-D${RemoteTarget.TARGET}=127.0.0.1:$port", "-D${RemoteTarget.ADMIN}=$admin")

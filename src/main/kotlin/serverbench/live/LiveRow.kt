@@ -56,7 +56,8 @@ class LiveRow(
             "interleaved ${seconds(plan.windowNanos)} s windows (${seconds(plan.settleNanos)} s dropped after each " +
                 "switch), ${plan.pairs} process pair${if (plan.pairs == 1) "" else "s"}" +
                 (blocks?.let { ", $it blocks a pair" } ?: "") +
-                ", 95 % interval (t over ABBA blocks, the pairs a random effect)"
+                ", 95 % interval (t over ABBA blocks, the pairs a random effect" +
+                (if (plan.pairs == 1) "; one server a side, so a process's own luck is not in it" else "") + ")"
 
         private fun seconds(nanos: Long) = String.format(Locale.ROOT, "%.2g", nanos / 1e9)
 

@@ -30,7 +30,30 @@ class LiveTarget private constructor(
 ) {
     val method: String get() = benchmark.substringAfterLast('.')
 
+    /**
+     * The command that starts this target's built-in server in a process of its own: [java] with scripts/serve's
+     * flags, a CPU budget's processors (as scripts/serve adds them), [jvmOptions], the server properties as `-D`,
+     * serve's main class of [jar] on free loopback ports, ending with this process.
+     */
+    fun serveCommand(java: String, jar: String, jvmOptions: List<String>): List<String> {
+        val cpus = serveArgs.indexOf("--cpus").takeIf { it >= 0 }?.let { serveArgs[it + 1].toDoubleOrNull() }
+        val processors = cpus?.let { listOf("-XX:ActiveProcessorCount=${Math.ceil(it).toInt()}") }.orEmpty()
+        return listOf(java) + SERVER_JVM + processors + jvmOptions + properties.map { (k, v) -> "-D$k=$v" } +
+            "-D${LiveServer.EXIT_WITH_PARENT}=true" + listOf("-cp", jar, LiveServer.SERVE_CLASS) + serveArgs +
+            listOf("--port", "0")
+    }
+
     companion object {
+        /** scripts/serve's flags for a built-in stack: the benchmark forks' heap and collector. */
+        val SERVER_JVM = listOf(
+            "-Xms2g",
+            "-Xmx2g",
+            "-XX:+UseG1GC",
+            "-XX:+IgnoreUnrecognizedVMOptions",
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+        )
+
         /** The target of [benchmark] (`pkg.Class.method`) with [values]; throws [IllegalArgumentException] if none. */
         fun of(benchmark: String, values: Map<String, String>, served: Boolean): LiveTarget {
             refusal(values)?.let { throw IllegalArgumentException("${describe(benchmark, values)}: $it") }
