@@ -105,10 +105,14 @@ class LiveMeasurement(
             stop = measure(procs, windows, record, clock)
         } catch (e: Interrupted) {
             stop = "interrupted"
-        } catch (e: Exception) {
+        } catch (e: Throwable) {
+            // A failed request is a LoadFailure, an AssertionError. One that comes with an interrupt is its doing:
+            // Ctrl-C reaches the servers (one process group) as it reaches this JVM, whose hook may run a moment later.
+            if (!stopRequested) Thread.sleep(INTERRUPT_GRACE_MILLIS)
             if (stopRequested) {
                 stop = "interrupted"
             } else {
+                if (e !is Exception && e !is AssertionError) throw e
                 failure = e.message ?: e.toString()
                 stop = "failed"
             }
@@ -369,6 +373,7 @@ class LiveMeasurement(
 
     companion object {
         private const val PROGRESS_SECONDS = 30.0
+        private const val INTERRUPT_GRACE_MILLIS = 1_000L
         private const val MIN_WARMUP_SECONDS = 20.0
         private const val STEADY_WINDOWS = 3
         private const val STEADY_SPREAD = 0.9

@@ -84,7 +84,7 @@ class CompareIT {
             for (metric in listOf("req/s", "server CPU/req", "p50", "p99")) {
                 assertTrue(out.contains("| NoopBenchmark.hello | $metric |"), out)
             }
-            assertTrue(out.contains("interleaved 0.3 s windows"), out)
+            assertTrue(out.contains("interleaved 0.30 s windows"), out)
             val rows = JsonMapper.builder().build().readTree(written.single { it.extension == "json" }.readText())
             assertEquals(
                 listOf("score", "server.cpuPerReq", "latency.p50", "latency.p99"),
