@@ -142,8 +142,8 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         try {
             out.print(result.markdown)
             val json = File(options.results, "compare-$stamp.json")
-            LiveRow.write(json, result.json)
-            LiveRow.write(File(options.results, "compare-$stamp.md"), result.markdown)
+            ComparisonOutput.write(json, result.json)
+            ComparisonOutput.write(File(options.results, "compare-$stamp.md"), result.markdown)
             val verdicts = result.rows.filter { it.metric.name == Metrics.THROUGHPUT }.joinToString("; ") {
                 val r = it.ratio
                 "${it.benchmark.substringAfterLast('.')}: req/s head ÷ base " +

@@ -107,7 +107,7 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         val rows = pairings.withIndex().flatMap { (i, p) ->
             LiveRow.of(p.a.benchmark, p.key, outcome.windows.filter { it.config == i }).map { p to it }
         }
-        LiveRow.write(outFile, json(rows, values, test))
+        ComparisonOutput.write(outFile, json(rows, values, test))
         rows.filter {
             it.second.metric.name == Metrics.THROUGHPUT
         }.forEach { (p, r) -> out.println(line(p, r, values)) }

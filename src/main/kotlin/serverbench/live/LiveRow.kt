@@ -2,7 +2,6 @@ package serverbench.live
 
 import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ObjectNode
-import java.io.File
 import java.util.Locale
 
 /**
@@ -117,12 +116,6 @@ class LiveRow(
 
         private fun number(o: ObjectNode, name: String, x: Double?) {
             if (x != null && x.isFinite()) o.put(name, x) else o.putNull(name)
-        }
-
-        fun write(file: File, text: String) {
-            val tmp = File(file.parentFile, ".${file.name}.tmp")
-            tmp.writeText(text)
-            tmp.renameTo(file)
         }
 
         private fun fmt(x: Double) = String.format(Locale.ROOT, "%.3f", x)

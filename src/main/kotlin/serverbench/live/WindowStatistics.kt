@@ -78,7 +78,7 @@ object WindowStatistics {
         val p = pairs.size
         val means = pairs.map { it.average() }
         val dfWithin = pairs.sumOf { it.size - 1 }
-        val within = pairs.sumOf { b -> b.sumOf { (it - b.average()).let { d -> d * d } } } / dfWithin
+        val within = pairs.sumOf(::squaredDeviations) / dfWithin
         val meanInverseN = pairs.sumOf { 1.0 / it.size } / p
         // The windows' part of the variance of the mean of the pairs' means.
         val windowsPart = within * meanInverseN / p
@@ -137,6 +137,13 @@ object WindowStatistics {
     fun blockSpread(pairs: Collection<List<Double>>): Double? {
         val df = pairs.sumOf { maxOf(0, it.size - 1) }
         if (df < 1) return null
-        return sqrt(pairs.filter { it.size >= 2 }.sumOf { b -> b.sumOf { (it - b.average()).let { d -> d * d } } } / df)
+        return sqrt(pairs.sumOf(::squaredDeviations) / df)
+    }
+
+    /** The sum of squared deviations of [xs] from their mean (0 for fewer than two), the mean taken once. */
+    private fun squaredDeviations(xs: List<Double>): Double {
+        if (xs.size < 2) return 0.0
+        val mean = xs.average()
+        return xs.sumOf { (it - mean) * (it - mean) }
     }
 }
