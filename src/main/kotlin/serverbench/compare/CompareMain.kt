@@ -19,8 +19,8 @@ import kotlin.system.exitProcess
 
 private const val USAGE = "usage: scripts/compare [--base-jar J] [--head-jar J] [--base-java J] [--head-java J] " +
     "[--base-args \"...\"] [--head-args \"...\"] [--base-serve \"--jar base.jar ...\"] [--head-serve \"...\"] " +
-    "[--base-label TEXT] [--head-label TEXT] [--mode live|forks] [--pairs N] [--window 1s] [--warmup 60s] " +
-    "[--forks N] [--precision P%] [--budget 9m] <regex> [JMH options]"
+    "[--base-label TEXT] [--head-label TEXT] [--mode live|forks] [--pairs N] [--at-once N] [--window 1s] " +
+    "[--warmup 180s] [--forks N] [--precision P%] [--budget 9m] <regex> [JMH options]"
 
 /**
  * The iteration options of a fork when the user gives none: the main job's 5 × 5 s. Iterations of 1 s, tried first,
@@ -87,6 +87,11 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             return 0
         }
         val common = options.common()
+        if (options.forksToProfile) {
+            err.println(
+                "compare: -prof: fork by fork (--mode forks), as a live comparison does not profile its servers yet",
+            )
+        }
         val livePlan = if (options.live) options.livePlan() else null
         val plan = if (livePlan == null) options.plan() else null
         val base = options.side("base")
@@ -182,6 +187,8 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         private val modeSpec = parser.accepts("mode").withRequiredArg().defaultsTo("live")
         private val pairsSpec = parser.accepts("pairs").withRequiredArg().ofType(Int::class.javaObjectType)
             .defaultsTo(LivePlan().pairs)
+        private val atOnceSpec = parser.accepts("at-once").withRequiredArg().ofType(Int::class.javaObjectType)
+            .defaultsTo(LivePlan().atOnce)
         private val windowSpec = parser.accepts("window").withRequiredArg().defaultsTo("1s")
         private val warmupSpec = parser.accepts("warmup").withRequiredArg().defaultsTo("180s")
         private val resultsSpec = parser.accepts("results").withRequiredArg().defaultsTo("jmh-results")
@@ -189,9 +196,16 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         private val set = parser.parse(*args)
 
         val help: Boolean get() = set.has(helpSpec)
+        /**
+         * `-prof` without `--mode`: fork by fork, which profiles each fork, as a live comparison does not profile its
+         * servers yet (so `scripts/pr-compare main HEAD -prof flame` still gives its flamegraphs and their difference).
+         */
+        val forksToProfile: Boolean
+            get() = !set.has(modeSpec) && set.nonOptionArguments().any { it.toString().startsWith("-prof") }
+
         val live: Boolean
             get() = when (val mode = set.valueOf(modeSpec)) {
-                "live" -> true
+                "live" -> !forksToProfile
                 "forks" -> false
                 else -> throw Refused("--mode $mode: live (every side at once, interleaved windows) or forks")
             }
@@ -201,7 +215,13 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         fun livePlan(): LivePlan {
             if (set.has(forksSpec)) throw Refused("--forks is for --mode forks; a live run has --pairs and --budget")
             val pairs = set.valueOf(pairsSpec)
-            if (pairs < 1) throw Refused("--pairs $pairs: 1 or more server processes a side (default 2)")
+            if (pairs < 1) {
+                throw Refused("--pairs $pairs: 1 or more server processes a side (default ${LivePlan().pairs})")
+            }
+            val atOnce = set.valueOf(atOnceSpec)
+            if (atOnce < 1) {
+                throw Refused("--at-once $atOnce: 1 or more pairs live at a time (default ${LivePlan().atOnce})")
+            }
             val window = set.valueOf(windowSpec).let {
                 ForkPlan.seconds(it)?.takeIf { s -> s > 0 } ?: throw Refused("--window $it: a duration such as 1s")
             }
@@ -216,6 +236,7 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             }
             return LivePlan(
                 pairs = pairs,
+                atOnce = minOf(atOnce, pairs),
                 windowNanos = (window * 1e9).toLong(),
                 warmupSeconds = warmup,
                 precision = precision,

@@ -85,16 +85,12 @@ class LiveCompare(
         val rows = ArrayList<LiveRow>()
         val notes = ArrayList<String>()
         var interrupted = false
+        var testedPlan = plan
         val share = plan.budgetSeconds / pairings.size
         for ((i, p) in pairings.withIndex()) {
             val name = LiveTarget.describe(p.base.benchmark, p.key - "benchmark")
             err.println("live: ${i + 1} of ${pairings.size}: $name")
-            val rowPlan = LivePlan(
-                pairs = plan.pairs, windowNanos = plan.windowNanos, settleNanos = plan.settleNanos,
-                warmupSeconds = plan.warmupSeconds, pauseMillis = plan.pauseMillis,
-                calibrationBlocks = plan.calibrationBlocks, minBlocks = plan.minBlocks, maxBlocks = plan.maxBlocks,
-                precision = plan.precision, budgetSeconds = share, startSeconds = plan.startSeconds,
-            )
+            val rowPlan = plan.copy(budgetSeconds = share)
             val targets = mapOf(Side.BASE to target(base, p.base), Side.HEAD to target(head, p.head))
             val measurement = LiveMeasurement(
                 mapOf(
@@ -109,8 +105,12 @@ class LiveCompare(
             val outcome = withInterruptHook(measurement) { measurement.run() }
             val found = LiveRow.of(p.base.benchmark, p.key - "benchmark", outcome.windows)
             rows += found
-            val blocks = found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio?.blocks
-            notes += "$name: ${LiveRow.test(rowPlan, blocks?.let { it / plan.pairs })}; stopped: ${outcome.stop}" +
+            val measured = found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio
+            // The pairs measured: fewer than planned where the budget held fewer generations.
+            val tested = measured?.let { rowPlan.copy(pairs = it.pairs, atOnce = minOf(rowPlan.atOnce, it.pairs)) }
+            tested?.let { testedPlan = it }
+            notes += "$name: ${LiveRow.test(tested ?: rowPlan, measured?.let { it.blocks / it.pairs })}; " +
+                "stopped: ${outcome.stop}" +
                 " (${Math.round(outcome.seconds)} s)" + (outcome.forecast?.let { "; before it: $it" } ?: "")
             outcome.failure?.let { err.println("compare: $name failed: $it (windows kept in ${dir.path}/)") }
             val throughput = found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio
@@ -128,7 +128,7 @@ class LiveCompare(
         }
         val note = notes.joinToString("  \n")
         val markdown = LiveRow.markdown(rows, base.describe(), head.describe(), note)
-        return Result(rows, markdown, LiveRow.json(rows, LiveRow.test(plan, null)), interrupted)
+        return Result(rows, markdown, LiveRow.json(rows, LiveRow.test(testedPlan, null)), interrupted)
     }
 
     /**

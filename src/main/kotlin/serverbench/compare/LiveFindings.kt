@@ -54,7 +54,7 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         require(name.isNotEmpty() && values.size == 2) { "--sides $sides: one parameter and two values, a,b" }
         val pairs = args.valueOf("--pairs")?.let { p ->
             requireNotNull(p.toIntOrNull()?.takeIf { it >= 1 }) { "--pairs $p: 1 or more server processes a side" }
-        } ?: LivePlan().pairs
+        } ?: DEFAULT_PAIRS
         val jmh = args.withoutOptions()
         require(jmh.isNotEmpty()) { "the benchmark regex is missing" }
         return Args(name, values, out, budget ?: DEFAULT_BUDGET_SECONDS, pairs, jmh)
@@ -75,6 +75,7 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         }
         val plan = LivePlan(
             pairs = parsed.pairs,
+            atOnce = minOf(parsed.pairs, LivePlan().atOnce),
             windowNanos = TimeUnit.MILLISECONDS.toNanos(WINDOW_MILLIS),
             settleNanos = TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS),
             warmupSeconds = WARMUP_SECONDS,
@@ -218,6 +219,9 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
     private companion object {
         val OWN = setOf("--sides", "--out", "--budget", "--pairs")
         const val DEFAULT_BUDGET_SECONDS = 150.0
+
+        /** One server a side: the main job's minutes hold one warmup, not a comparison's generations of pairs. */
+        const val DEFAULT_PAIRS = 1
         const val WARMUP_SECONDS = 60.0
         const val PRECISION = 0.005
 

@@ -33,21 +33,56 @@ object Interleaving {
         }
 
     /**
-     * Why a run stops after [block] blocks a pair, or null to go on: the req/s interval within the precision (from
-     * [LivePlan.minBlocks]), the budget, or the cap. The rule reads the interval's width, never where it lies, so it
-     * cannot steer the verdict; WindowStatisticsTest simulates the level it keeps.
+     * When [generation]'s measuring ends at the latest, begun at [now] (seconds into the run), of [generations] in
+     * all: an even share of the budget left among the generations still to run, after each later one's start and
+     * warmup ([overhead], as the first one's took). So the generations' pairs measure alike, and the last one still
+     * gets its share.
      */
-    fun stopReason(plan: LivePlan, block: Int, ratio: WindowStatistics.Ratio?, now: Double, blockSeconds: Double) =
-        when {
-            block >= plan.minBlocks && ratio != null && ratio.halfWidth <= plan.precision ->
-                "req/s within ± ${LiveMeasurement.percent(plan.precision)} (--precision) after $block blocks a pair"
+    fun deadline(plan: LivePlan, generations: Int, generation: Int, now: Double, overhead: Double): Double {
+        val left = generations - generation
+        return if (left <= 1) plan.budgetSeconds else now + (plan.budgetSeconds - now - (left - 1) * overhead) / left
+    }
 
-            now + blockSeconds > plan.budgetSeconds ->
-                "the --budget (${plan.budgetSeconds.toLong()} s) would pass with another block, " +
-                    "after $block blocks a pair"
+    /**
+     * How many of the plan's generations the budget holds, measured from [now] (the first generation's calibration
+     * done): each later one's start and warmup ([overhead]) and [LivePlan.minBlocks] blocks of [blockSeconds] for
+     * each. At least 1: a slow warmup (a noisy hour, or servers that compile long) then costs pairs, not the budget.
+     */
+    fun generationsThatFit(plan: LivePlan, now: Double, overhead: Double, blockSeconds: Double): Int =
+        (plan.generations downTo 1).firstOrNull { g ->
+            now + (g - 1) * overhead + g * plan.minBlocks * blockSeconds <= plan.budgetSeconds
+        } ?: 1
 
-            block >= plan.maxBlocks -> "$block blocks a pair, the most a run takes"
+    /**
+     * Why a generation's measuring stops after [block] blocks a pair, or null to go on: the req/s interval (over
+     * every pair so far) within the precision (from [LivePlan.minBlocks]), its deadline (which another block, ending
+     * at [nextEnds], would pass: [share] for a generation before the last, the budget for the last), or the cap. The
+     * rule reads the interval's width, never where it lies, so it cannot steer the verdict; WindowStatisticsTest
+     * simulates the level it keeps. Only the last generation's stop ends the run: an earlier one's moves on to the
+     * next generation's fresh pairs, which the process luck needs.
+     */
+    fun stopReason(
+        plan: LivePlan,
+        block: Int,
+        ratio: WindowStatistics.Ratio?,
+        nextEnds: Double,
+        share: Double? = null,
+    ): String? = when {
+        block >= plan.minBlocks && ratio != null && ratio.halfWidth <= plan.precision ->
+            "req/s within ± ${LiveMeasurement.percent(plan.precision)} (--precision) after $block blocks a pair"
 
-            else -> null
-        }
+        share != null && nextEnds > share ->
+            "this generation's share of the --budget is spent, after $block blocks a pair"
+
+        nextEnds > plan.budgetSeconds ->
+            "the --budget (${plan.budgetSeconds.toLong()} s) would pass with another block, after $block blocks a pair"
+
+        block >= plan.maxBlocks -> "$block blocks a pair, the most a run takes"
+
+        else -> null
+    }
+
+    /** The [deadline] [stopReason] takes as its share for [generation]: null for the last, whose is the budget. */
+    fun share(plan: LivePlan, generations: Int, generation: Int, now: Double, overhead: Double): Double? =
+        if (generation >= generations - 1) null else deadline(plan, generations, generation, now, overhead)
 }

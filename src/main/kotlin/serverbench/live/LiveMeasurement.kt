@@ -1,5 +1,6 @@
 package serverbench.live
 
+import serverbench.benchmarks.SteadyWarmup
 import serverbench.client.ClientSettings
 import serverbench.client.LoadGroup
 import serverbench.client.LoadSplit
@@ -54,6 +55,9 @@ class LiveMeasurement(
     @Volatile
     private var stopRequested = false
 
+    /** The generations this run measures: the plan's, or fewer where the budget holds fewer ([calibrate]). */
+    private var generations = plan.generations
+
     private val processes = ArrayList<Process>()
     private val lock = Any()
 
@@ -80,29 +84,47 @@ class LiveMeasurement(
         val group: LoadGroup,
     ) : Interleaving.Slot
 
+    /** When [run] began, and the seconds since: the clock of every window and of the budget. */
+    private var started = 0L
+
+    private fun clock() = (System.nanoTime() - started) / 1e9
+
+    /** Every window as it is measured ([run] opens it). */
+    private lateinit var record: WindowFile
+
     fun run(): Outcome {
         dir.mkdirs()
-        val started = System.nanoTime()
+        started = System.nanoTime()
         val servers = ArrayList<LiveServer>()
         val procs = ArrayList<Proc>()
         val windows = ArrayList<Window>()
-        val record = WindowFile(File(dir, "windows.csv"))
+        record = WindowFile(File(dir, "windows.csv"))
         var forecast: String? = null
         var failure: String? = null
         var stop = "not started"
+        val all = ArrayList<LiveServer>()
+        // The first generation's start and warmup: what each later one is expected to spend before it measures.
+        var overhead = 0.0
         try {
-            servers += startServers()
-            procs += connect(servers)
-            err.println(
-                "live: ${servers.size} servers answer (${servers.joinToString { "${it.name} pid ${it.pid}" }})" +
-                    if (configs.size > 1) ", ${configs.size} configurations on each" else "",
-            )
-            val clock = { (System.nanoTime() - started) / 1e9 }
-            err.println("live: ${warm(procs, record, clock)}")
-            if (stopRequested) throw Interrupted()
-            forecast = calibrate(procs, record, clock)
-            err.println("live: $forecast")
-            stop = measure(procs, windows, record, clock)
+            var generation = 0
+            while (generation < generations) {
+                if (stopRequested) throw Interrupted()
+                val begun = clock()
+                servers += startServers(generation)
+                all += servers
+                procs += connect(servers)
+                err.println("live: ${answering(generation, servers)}")
+                err.println("live: ${warm(procs)}")
+                if (stopRequested) throw Interrupted()
+                if (generation == 0) {
+                    overhead = clock() - begun
+                    forecast = calibrate(procs, overhead)
+                    err.println("live: $forecast")
+                }
+                stop = measure(procs, windows, generation, overhead)
+                stopGeneration(procs, servers)
+                generation++
+            }
         } catch (e: Interrupted) {
             stop = "interrupted"
         } catch (e: Throwable) {
@@ -117,8 +139,7 @@ class LiveMeasurement(
                 stop = "failed"
             }
         } finally {
-            procs.forEach { p -> runCatching { p.group.close() } }
-            servers.forEach { runCatching { it.stop() } }
+            stopGeneration(procs, servers)
             killAll()
             record.close()
         }
@@ -127,10 +148,23 @@ class LiveMeasurement(
             stop,
             failure,
             stopRequested,
-            (System.nanoTime() - started) / 1e9,
+            clock(),
             forecast,
-            servers.map { "${it.name}: pid ${it.pid}, log ${it.log.path}" },
+            all.map { "${it.name}: pid ${it.pid}, log ${it.log.path}" },
         )
+    }
+
+    private fun answering(generation: Int, servers: List<LiveServer>) =
+        (if (generations > 1) "generation ${generation + 1} of $generations: " else "") +
+            "${servers.size} servers answer (${servers.joinToString { "${it.name} pid ${it.pid}" }})" +
+            if (configs.size > 1) ", ${configs.size} configurations on each" else ""
+
+    /** One generation's clients closed and servers stopped, before the next one starts. */
+    private fun stopGeneration(procs: MutableList<Proc>, servers: MutableList<LiveServer>) {
+        procs.forEach { p -> runCatching { p.group.close() } }
+        servers.forEach { runCatching { it.stop() } }
+        procs.clear()
+        servers.clear()
     }
 
     private class Interrupted : RuntimeException()
@@ -155,10 +189,10 @@ class LiveMeasurement(
         return procs
     }
 
-    /** Every side's [LivePlan.pairs] servers, started at once; returns once all listen. */
-    private fun startServers(): List<LiveServer> {
+    /** [generation]'s servers, every side's, started at once; returns once all listen. */
+    private fun startServers(generation: Int): List<LiveServer> {
         val pending = Side.entries.flatMap { side ->
-            (0 until plan.pairs).map { pair ->
+            plan.pairsOf(generation).map { pair ->
                 val name = "${side.name.lowercase()}-$pair"
                 val log = File(dir, "$name-serve.log")
                 LiveServer.launch(name, sides.getValue(side).command(log), log) { p ->
@@ -169,7 +203,8 @@ class LiveMeasurement(
                 }
             }
         }
-        return pending.map { it.awaitListening(plan.startSeconds) }
+        // An interrupt while they start stops the wait at once; the caller's clean-up stops them.
+        return pending.map { it.awaitListening(plan.startSeconds) { stopRequested } ?: throw Interrupted() }
     }
 
     /**
@@ -178,24 +213,40 @@ class LiveMeasurement(
      * then have the cores (docs/warmup.md: on 2 cores a server's compiler starves under full load, and here four
      * servers compile at once). Recorded as warmup, in no statistic. Returns the line that says how it ended.
      */
-    private fun warm(procs: List<Proc>, record: WindowFile, clock: () -> Double): String {
+    private fun warm(procs: List<Proc>): String {
         val begun = clock()
         val seen = procs.associateWith { ArrayList<Double>() }
+        val servers = procs.map { it.server }.distinct()
+        // Each server's compile time as a share of each round's wall time (its compiler runs in the others' windows
+        // and the pause too); empty where its admin endpoint cannot tell (then the windows alone judge).
+        val compiling = servers.associateWith { ArrayList<Double>() }
+        var jit = servers.associateWith { it.jitNanos() }
         var round = 0
         var previous: List<Proc> = emptyList()
         while (!stopRequested) {
+            val roundBegun = clock()
             previous = order(procs, round, previous)
-            rounds(previous, round, "warmup", record, clock).zip(previous).forEach { (w, p) ->
+            rounds(previous, round, "warmup", ::clock).zip(previous).forEach { (w, p) ->
                 seen.getValue(p) += w.value(Metrics.THROUGHPUT) ?: 0.0
             }
             Thread.sleep(plan.pauseMillis)
+            val now = servers.associateWith { it.jitNanos() }
+            for (s in servers) {
+                val before = jit[s]
+                val after = now[s]
+                if (before != null && after != null) {
+                    compiling.getValue(s) += (after - before) / 1e9 / (clock() - roundBegun)
+                }
+            }
+            jit = now
             round++
             val elapsed = clock() - begun
-            if (elapsed >= MIN_WARMUP_SECONDS && seen.values.all(::steady)) {
+            val steady = { p: Proc -> steady(seen.getValue(p), compiling.getValue(p.server)) }
+            if (elapsed >= MIN_WARMUP_SECONDS && procs.all(steady)) {
                 return "warm: every server steady after ${Math.round(elapsed)} s ($round rounds)"
             }
             if (elapsed >= plan.warmupSeconds) {
-                val not = seen.filterValues { !steady(it) }.keys.joinToString { name(it) }
+                val not = procs.filterNot(steady).joinToString { name(it) }
                 return "warm: not steady after the --warmup's ${Math.round(elapsed)} s ($not still changing); " +
                     "the calibration's spread below says what that costs"
             }
@@ -204,27 +255,39 @@ class LiveMeasurement(
     }
 
     /**
-     * A process is steady when its last [STEADY_WINDOWS] windows lie within 10 % of each other and their mean is
-     * within 5 % of the mean of the ones before: neither noisy nor still climbing (a server compiling reads low).
+     * A process is steady when the mean of its last [STEADY_WINDOWS] windows is within 5 % of the mean of the ones
+     * before (no longer climbing: a server compiling reads low) and its compiler is quiet: under
+     * [SteadyWarmup.JIT_SHARE] of the wall time in each of those rounds, the main job's rule for its warmup. Where the
+     * server cannot tell its compile time ([compiling] empty), its windows must lie within 10 % of each other instead.
+     * The JIT's time, not the windows' spread, says that compiling is done: on a noisy hour one window's req/s
+     * spreads by 11 % and no three lie within 10 % of each other, and warmup ran to its cap.
      */
-    private fun steady(figures: List<Double>): Boolean {
+    private fun steady(figures: List<Double>, compiling: List<Double>): Boolean {
         if (figures.size < 2 * STEADY_WINDOWS) return false
         val last = figures.takeLast(STEADY_WINDOWS)
         val before = figures.dropLast(STEADY_WINDOWS).takeLast(STEADY_WINDOWS)
-        return last.min() >= STEADY_SPREAD * last.max() && last.average() <= STEADY_CLIMB * before.average()
+        val climbing = last.average() > STEADY_CLIMB * before.average()
+        val quiet = if (compiling.size >= STEADY_WINDOWS) {
+            compiling.takeLast(STEADY_WINDOWS).all { it < SteadyWarmup.JIT_SHARE }
+        } else {
+            last.min() >= STEADY_SPREAD * last.max()
+        }
+        return !climbing && quiet
     }
 
     /**
      * [LivePlan.calibrationBlocks] blocks measured as the comparison's would be, in no statistic: how far block
-     * differences spread on this machine now, and so what the budget can show. Returns the line that says it.
+     * differences spread on this machine now, and so what the budget can show. Each later generation will spend
+     * about [overhead] (its servers' start and warmup, as this one's took) before it measures. Returns the line that
+     * says it.
      */
-    private fun calibrate(procs: List<Proc>, record: WindowFile, clock: () -> Double): String {
+    private fun calibrate(procs: List<Proc>, overhead: Double): String {
         val windows = ArrayList<Window>()
         val begun = clock()
         var previous: List<Proc> = emptyList()
         for (round in 0 until 2 * plan.calibrationBlocks) {
             previous = order(procs, round, previous)
-            windows += rounds(previous, round, "calibration", record, clock)
+            windows += rounds(previous, round, "calibration", ::clock)
         }
         val blockSeconds = (clock() - begun) / plan.calibrationBlocks
         val spread = configs.indices.mapNotNull { c ->
@@ -233,21 +296,35 @@ class LiveMeasurement(
             )
         }.maxOrNull()
         val windowSpread = windowSpread(windows)
-        val left = plan.budgetSeconds - clock()
-        val blocks = minOf(plan.maxBlocks, maxOf(plan.minBlocks, (left / blockSeconds).toInt()))
-        val half = spread?.let { WindowStatistics.expectedHalfWidth(it, blocks, plan.pairs) }
-        val minutes = (clock() + blocks * blockSeconds) / 60
+        generations = Interleaving.generationsThatFit(plan, clock(), overhead, blockSeconds)
+        val pairs = if (generations == plan.generations) plan.pairs else generations * plan.atOnce
+        val measuring = (plan.budgetSeconds - clock() - (generations - 1) * overhead) / generations
+        val blocks = minOf(plan.maxBlocks, maxOf(2, (measuring / blockSeconds).toInt()))
+        val half = spread?.let { WindowStatistics.expectedHalfWidth(it, blocks, pairs) }
+        val minutes = (clock() + generations * blocks * blockSeconds + (generations - 1) * overhead) / 60
+        val generationsSaid = when {
+            generations < plan.generations ->
+                " (the --budget holds $generations generation${if (generations == 1) "" else "s"} of " +
+                    "${plan.atOnce} pairs, not ${plan.generations}, after ${Math.round(overhead)} s of start and " +
+                    "warmup: $pairs pairs, not ${plan.pairs}, so a process's own luck weighs more; a longer " +
+                    "--budget measures them all)"
+            generations > 1 ->
+                " ($pairs pairs over the run, $generations generations of ${plan.atOnce}, each after about " +
+                    "${Math.round(overhead)} s of start and warmup)"
+            else -> ""
+        }
         return "calibration, now, over ${plan.calibrationBlocks} blocks: one window's req/s spreads by " +
             "${percent(windowSpread)} (sd within a process), a block's head ÷ base by ${percent(spread)}; at " +
-            "$blocks blocks a pair (the --budget's, ${String.format(Locale.ROOT, "%.0f", blockSeconds)} s a block) " +
-            "these settings can show a change of about ± ${percent(half)} in req/s (the 95 % interval's half-width), " +
-            "in about ${String.format(Locale.ROOT, "%.1f", minutes)} min in all" +
+            "$blocks blocks a pair$generationsSaid, ${String.format(Locale.ROOT, "%.0f", blockSeconds)} s a block, " +
+            "the windows alone would let these settings show a change of about ± ${percent(half)} in req/s (the " +
+            "95 % interval's half-width; a process's own luck, which the pairs carry, adds to it), in about " +
+            "${String.format(Locale.ROOT, "%.1f", minutes)} min in all" +
             if (half != null && half > plan.precision) {
                 "; the --precision ${percent(plan.precision)} needs about " +
                     "${WindowStatistics.blocksFor(
                         spread,
                         plan.precision,
-                        plan.pairs,
+                        pairs,
                         plan.minBlocks,
                     )} blocks a pair: a noisy hour, or a longer --budget"
             } else {
@@ -255,41 +332,52 @@ class LiveMeasurement(
             }
     }
 
-    /** Blocks until the req/s interval is within the precision, the budget is spent, or [LivePlan.maxBlocks]. */
+    /**
+     * [generation]'s blocks until the req/s interval (every pair so far) is within the precision, the generation's
+     * share of the budget is spent ([Interleaving.deadline], each later generation's [overhead] set aside), or
+     * [LivePlan.maxBlocks].
+     */
     private fun measure(
         procs: List<Proc>,
         windows: MutableList<Window>,
-        record: WindowFile,
-        clock: () -> Double,
+        generation: Int,
+        overhead: Double,
     ): String {
         val begun = clock()
+        val share = Interleaving.share(plan, generations, generation, begun, overhead)
         var previous: List<Proc> = emptyList()
         var lastLine = begun
         var block = 0
+        // Rounds are numbered over the run, so that each pair's blocks stay whole in the statistics.
+        val first = windows.maxOfOrNull { it.round + 1 }?.let { it + it % 2 } ?: 0
         while (true) {
-            for (round in 2 * block..2 * block + 1) {
+            for (round in first + 2 * block..first + 2 * block + 1) {
                 previous = order(procs, round, previous)
-                windows += rounds(previous, round, "measure", record) { clock() - begun }
+                windows += rounds(previous, round, "measure") { clock() - begun }
             }
             block++
             // The widest configuration's: each must reach the precision.
             val ratio = configs.indices.map { c ->
                 WindowStatistics.ratio(windows.filter { it.config == c }, Metrics.THROUGHPUT)
             }.let { all -> if (all.any { it == null }) null else all.maxBy { it!!.halfWidth } }
-            val reason = Interleaving.stopReason(plan, block, ratio, clock(), (clock() - begun) / block)
-            if (reason != null || clock() - lastLine >= PROGRESS_SECONDS) {
-                lastLine = clock()
-                val now = ratio?.let {
-                    "req/s head ÷ base ${fmt(it.ratio)} [${fmt(it.low)}, ${fmt(it.high)}], ± ${percent(it.halfWidth)}"
-                } ?: "no interval yet"
-                err.println("live: $block blocks a pair, ${Math.round(clock())} s: $now; ${reason ?: "going on"}")
+            val now = clock()
+            val reason = Interleaving.stopReason(plan, block, ratio, now + (now - begun) / block, share)
+            if (reason != null || now - lastLine >= PROGRESS_SECONDS) {
+                lastLine = now
+                val next = reason ?: "going on"
+                err.println("live: $block blocks a pair, ${Math.round(now)} s: ${progress(ratio)}; $next")
             }
             if (reason != null) return reason
         }
     }
 
+    private fun progress(ratio: WindowStatistics.Ratio?) = ratio?.let {
+        "req/s head ÷ base ${fmt(it.ratio)} [${fmt(it.low)}, ${fmt(it.high)}], ± ${percent(it.halfWidth)}" +
+            if (it.pairs > 1) " (${it.pairs} pairs)" else ""
+    } ?: "no interval yet"
+
     /** One window of each of [ordered] in turn, each recorded as [phase]; an interrupt ends it between windows. */
-    private fun rounds(ordered: List<Proc>, round: Int, phase: String, record: WindowFile, at: () -> Double) =
+    private fun rounds(ordered: List<Proc>, round: Int, phase: String, at: () -> Double) =
         ordered.map { p ->
             if (stopRequested) throw Interrupted()
             window(p, round, at()).also { record.write(phase, it) }

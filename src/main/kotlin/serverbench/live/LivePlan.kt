@@ -6,9 +6,21 @@ import java.util.concurrent.TimeUnit
  * The settings of a live measurement ([LiveMeasurement]). The defaults are for a comparison's answer within 10 minutes
  * on a 2-core machine; docs/compare.md says how each was chosen.
  */
-class LivePlan(
-    /** Fresh server processes a side, all live at once: the units that carry a process's own JIT luck. */
-    val pairs: Int = 2,
+data class LivePlan(
+    /**
+     * Fresh server processes a side over the run: the units that carry a process's own JIT luck (about 1 % here,
+     * docs/compare.md), so the interval's degrees of freedom for it. 6: at 2 pairs (1 degree of freedom) that luck
+     * alone made A/A intervals ± 12 %.
+     */
+    val pairs: Int = 6,
+    /**
+     * How many of those pairs are live at once: a generation. Each generation's servers start, warm and are measured
+     * together, then stop before the next one's start; the interval pools the pairs of every generation (each pair's
+     * two sides measured in the same minutes, so the drift between generations cancels as within one). 2: on 2 cores
+     * four servers warmed in about 90 s, six were still climbing after 3 minutes and eight did not warm in 3 either
+     * (each compiles while the others have the load; docs/measurements.md).
+     */
+    val atOnce: Int = 2,
     /** One measured window; 1 s: the noise is white at that length, and a switch costs only the settling time. */
     val windowNanos: Long = TimeUnit.SECONDS.toNanos(1),
     /** Dropped after each switch of process. */
@@ -31,6 +43,13 @@ class LivePlan(
 ) {
     init {
         require(pairs >= 1) { "--pairs must be 1 or more, was $pairs" }
+        require(atOnce >= 1) { "--at-once must be 1 or more, was $atOnce" }
         require(windowNanos > 0) { "--window must be above 0" }
     }
+
+    /** Generations of [atOnce] pairs (the last may hold fewer) that make up [pairs]. */
+    val generations: Int get() = (pairs + atOnce - 1) / atOnce
+
+    /** The pairs of [generation] (from 0): their indices over the run. */
+    fun pairsOf(generation: Int): IntRange = generation * atOnce until minOf(pairs, (generation + 1) * atOnce)
 }

@@ -54,6 +54,7 @@ class LiveRow(
         fun test(plan: LivePlan, blocks: Int?): String =
             "interleaved ${seconds(plan.windowNanos)} s windows (${seconds(plan.settleNanos)} s dropped after each " +
                 "switch), ${plan.pairs} process pair${if (plan.pairs == 1) "" else "s"}" +
+                (if (plan.generations > 1) " (${plan.atOnce} live at a time)" else "") +
                 (blocks?.let { ", $it blocks a pair" } ?: "") +
                 ", 95 % interval (t over ABBA blocks, the pairs a random effect" +
                 (if (plan.pairs == 1) "; one server a side, so a process's own luck is not in it" else "") + ")"

@@ -24,6 +24,9 @@ class LiveServer private constructor(
     /** The process's CPU time now (the admin endpoint's; for `--jar`, the jar's own JVM), or null if it cannot tell. */
     fun cpuNanos(): Long? = runCatching { admin.status().processCpuNanos }.getOrNull()?.takeIf { it >= 0 }
 
+    /** The process's compile time so far (its JVM's CompilationMXBean, from the admin endpoint), or null. */
+    fun jitNanos(): Long? = runCatching { admin.status().jitNanos }.getOrNull()
+
     val alive: Boolean get() = process.isAlive
 
     /** SIGTERM, then by force after [STOP_SECONDS]: serve's hooks stop its server, budget and children. */
@@ -62,9 +65,10 @@ class LiveServer private constructor(
 
     /** A started process not yet listening. */
     class Pending internal constructor(val name: String, val process: Process, val log: File) {
-        fun awaitListening(seconds: Long): LiveServer {
+        /** The server once it listens; null as soon as [cancelled] says so (an interrupt, while servers start). */
+        fun awaitListening(seconds: Long, cancelled: () -> Boolean = { false }): LiveServer? {
             val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds)
-            while (true) {
+            while (!cancelled()) {
                 val match = log.takeIf { it.isFile }?.readLines()?.firstNotNullOfOrNull { LISTENING.find(it) }
                 if (match != null) {
                     val (port, adminPort) = match.destructured
@@ -82,6 +86,7 @@ class LiveServer private constructor(
                 }
                 Thread.sleep(POLL_MILLIS)
             }
+            return null
         }
 
         private companion object {

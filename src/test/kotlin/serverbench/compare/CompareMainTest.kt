@@ -10,7 +10,10 @@ import kotlin.test.assertTrue
 
 /** Bad input: one line naming the option and what it accepts, exit 2, nothing started, nothing written. */
 class CompareMainTest {
-    private fun refused(vararg args: String): String {
+    private fun refused(vararg args: String): String = refusedSaying(*args).lines().first()
+
+    /** Everything a refused run said. */
+    private fun refusedSaying(vararg args: String): String {
         val dir = Files.createTempDirectory("compare").toFile()
         val err = ByteArrayOutputStream()
         val status = Compare(PrintStream(ByteArrayOutputStream()), PrintStream(err)).run(
@@ -20,7 +23,7 @@ class CompareMainTest {
         assertEquals(2, status, text)
         assertEquals(0, dir.list()!!.size, "wrote ${dir.list()!!.toList()}")
         dir.delete()
-        return text.lines().first()
+        return text
     }
 
     @Test
@@ -74,14 +77,25 @@ class CompareMainTest {
             refused("--forks", "6", "NoopBenchmark"),
         )
         assertEquals(
-            "compare: --pairs 0: 1 or more server processes a side (default 2)",
+            "compare: --pairs 0: 1 or more server processes a side (default 6)",
             refused("--pairs", "0", "NoopBenchmark"),
+        )
+        assertEquals(
+            "compare: --at-once 0: 1 or more pairs live at a time (default 2)",
+            refused("--at-once", "0", "NoopBenchmark"),
         )
         assertEquals("compare: --window 0s: a duration such as 1s", refused("--window", "0s", "NoopBenchmark"))
         assertEquals(
             "compare: -prof: a live comparison does not profile its servers yet; --mode forks does (-prof flame)",
-            refused(*jars, "NoopBenchmark.hello$", "-prof", "flame"),
+            refused(*jars, "--mode", "live", "NoopBenchmark.hello$", "-prof", "flame"),
         )
+        // Without --mode, -prof measures fork by fork (which takes --forks), and says so first.
+        val profiled = refusedSaying(*jars, "--forks", "3", "NoopBenchmark.hello$", "-prof", "flame").lines()
+        assertEquals(
+            "compare: -prof: fork by fork (--mode forks), as a live comparison does not profile its servers yet",
+            profiled[0],
+        )
+        assertTrue(profiled[1].startsWith("compare: --forks 3: must be even"), profiled[1])
         assertTrue(
             refused(*jars, "NoopBenchmark.hello$", "-p", "server=netty", "-p", "tls=true").endsWith(
                 "a live comparison drives kept-alive HTTP/1.1 connections in a closed loop, not TLS (-p tls=true); " +

@@ -41,7 +41,7 @@ class LiveMeasurementIT {
         budgetSeconds = 40.0,
     )
 
-    private fun measurement(dir: File, err: PrintStream) = LiveMeasurement(
+    private fun measurement(dir: File, err: PrintStream, plan: LivePlan = this.plan) = LiveMeasurement(
         mapOf(Side.BASE to spec("base"), Side.HEAD to spec("head")),
         listOf(LiveMeasurement.Config("noop", mapOf(Side.BASE to target, Side.HEAD to target))),
         plan,
@@ -100,6 +100,28 @@ class LiveMeasurementIT {
         assertTrue(outcome.windows.isNotEmpty())
         assertEquals(outcome.windows.size, File(dir, "windows.csv").readLines().count { it.startsWith("measure,") })
         assertTrue(outcome.seconds < plan.budgetSeconds, "stopped at ${outcome.seconds} s")
+        assertGone(outcome)
+    }
+
+    @Test
+    fun `pairs in generations, each generation's servers started after the last one's stop, the interval pooling them`(
+        @TempDir dir: File,
+    ) {
+        val err = ByteArrayOutputStream()
+        val outcome = measurement(dir, PrintStream(err, true), plan.copy(pairs = 2, atOnce = 1, budgetSeconds = 60.0))
+            .run()
+        val said = err.toString()
+        assertNull(outcome.failure, said)
+        assertTrue(said.contains("live: generation 1 of 2: 2 servers answer"), said)
+        assertTrue(said.contains("live: generation 2 of 2: 2 servers answer"), said)
+        assertTrue(said.indexOf("share of the --budget is spent") in 0 until said.indexOf("generation 2 of 2"), said)
+        assertEquals(4, outcome.servers.size, "${outcome.servers}")
+        // The second generation's windows all come after the first one's: its servers were gone by then.
+        val pairs = File(dir, "windows.csv").readLines().drop(1).map { it.split(',')[3].toInt() }
+        assertEquals(pairs.sorted(), pairs)
+        assertEquals(setOf(0, 1), outcome.windows.map { it.pair }.toSet())
+        val throughput = LiveRow.of("serverbench.benchmarks.NoopBenchmark.hello", emptyMap(), outcome.windows).first()
+        assertEquals(2, throughput.ratio?.pairs, said)
         assertGone(outcome)
     }
 }
