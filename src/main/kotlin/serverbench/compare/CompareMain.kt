@@ -196,6 +196,7 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         private val set = parser.parse(*args)
 
         val help: Boolean get() = set.has(helpSpec)
+
         /**
          * `-prof` without `--mode`: fork by fork, which profiles each fork, as a live comparison does not profile its
          * servers yet (so `scripts/pr-compare main HEAD -prof flame` still gives its flamegraphs and their difference).

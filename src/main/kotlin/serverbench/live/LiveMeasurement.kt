@@ -308,9 +308,11 @@ class LiveMeasurement(
                     "${plan.atOnce} pairs, not ${plan.generations}, after ${Math.round(overhead)} s of start and " +
                     "warmup: $pairs pairs, not ${plan.pairs}, so a process's own luck weighs more; a longer " +
                     "--budget measures them all)"
+
             generations > 1 ->
                 " ($pairs pairs over the run, $generations generations of ${plan.atOnce}, each after about " +
                     "${Math.round(overhead)} s of start and warmup)"
+
             else -> ""
         }
         return "calibration, now, over ${plan.calibrationBlocks} blocks: one window's req/s spreads by " +
@@ -337,12 +339,7 @@ class LiveMeasurement(
      * share of the budget is spent ([Interleaving.deadline], each later generation's [overhead] set aside), or
      * [LivePlan.maxBlocks].
      */
-    private fun measure(
-        procs: List<Proc>,
-        windows: MutableList<Window>,
-        generation: Int,
-        overhead: Double,
-    ): String {
+    private fun measure(procs: List<Proc>, windows: MutableList<Window>, generation: Int, overhead: Double): String {
         val begun = clock()
         val share = Interleaving.share(plan, generations, generation, begun, overhead)
         var previous: List<Proc> = emptyList()
@@ -377,11 +374,10 @@ class LiveMeasurement(
     } ?: "no interval yet"
 
     /** One window of each of [ordered] in turn, each recorded as [phase]; an interrupt ends it between windows. */
-    private fun rounds(ordered: List<Proc>, round: Int, phase: String, at: () -> Double) =
-        ordered.map { p ->
-            if (stopRequested) throw Interrupted()
-            window(p, round, at()).also { record.write(phase, it) }
-        }
+    private fun rounds(ordered: List<Proc>, round: Int, phase: String, at: () -> Double) = ordered.map { p ->
+        if (stopRequested) throw Interrupted()
+        window(p, round, at()).also { record.write(phase, it) }
+    }
 
     private fun name(p: Proc) = p.server.name + if (configs.size > 1) " ${configs[p.config].name}" else ""
 
