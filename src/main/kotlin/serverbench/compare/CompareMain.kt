@@ -237,7 +237,7 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             }
             return LivePlan(
                 pairs = pairs,
-                atOnce = minOf(atOnce, pairs),
+                atOnce = atOnce,
                 windowNanos = (window * 1e9).toLong(),
                 warmupSeconds = warmup,
                 precision = precision,

@@ -107,14 +107,13 @@ class LiveCompare(
             rows += found
             val measured = found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio
             // The pairs measured: fewer than planned where the budget held fewer generations.
-            val tested = measured?.let { rowPlan.copy(pairs = it.pairs, atOnce = minOf(rowPlan.atOnce, it.pairs)) }
+            val tested = measured?.let { rowPlan.copy(pairs = it.pairs) }
             tested?.let { testedPlan = it }
             notes += "$name: ${LiveRow.test(tested ?: rowPlan, measured?.let { it.blocks / it.pairs })}; " +
                 "stopped: ${outcome.stop}" +
                 " (${Math.round(outcome.seconds)} s)" + (outcome.forecast?.let { "; before it: $it" } ?: "")
             outcome.failure?.let { err.println("compare: $name failed: $it (windows kept in ${dir.path}/)") }
-            val throughput = found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio
-            throughput?.takeIf { it.processShare > PROCESS_SHARE_TO_SAY }?.let {
+            measured?.takeIf { it.processShare > PROCESS_SHARE_TO_SAY }?.let {
                 val line = "$name: the pairs' means differ beyond what their windows explain (processes spread by " +
                     "${LiveMeasurement.percent(it.processSpread)}), and that sets most of the interval, with " +
                     "${Math.round(it.degreesOfFreedom)} degrees of freedom: more --pairs narrow it"

@@ -75,7 +75,6 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         }
         val plan = LivePlan(
             pairs = parsed.pairs,
-            atOnce = minOf(parsed.pairs, LivePlan().atOnce),
             windowNanos = TimeUnit.MILLISECONDS.toNanos(WINDOW_MILLIS),
             settleNanos = TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS),
             warmupSeconds = WARMUP_SECONDS,

@@ -33,17 +33,6 @@ object Interleaving {
         }
 
     /**
-     * When [generation]'s measuring ends at the latest, begun at [now] (seconds into the run), of [generations] in
-     * all: an even share of the budget left among the generations still to run, after each later one's start and
-     * warmup ([overhead], as the first one's took). So the generations' pairs measure alike, and the last one still
-     * gets its share.
-     */
-    fun deadline(plan: LivePlan, generations: Int, generation: Int, now: Double, overhead: Double): Double {
-        val left = generations - generation
-        return if (left <= 1) plan.budgetSeconds else now + (plan.budgetSeconds - now - (left - 1) * overhead) / left
-    }
-
-    /**
      * How many of the plan's generations the budget holds, measured from [now] (the first generation's calibration
      * done): each later one's start and warmup ([overhead]) and [LivePlan.minBlocks] blocks of [blockSeconds] for
      * each. At least 1: a slow warmup (a noisy hour, or servers that compile long) then costs pairs, not the budget.
@@ -82,7 +71,14 @@ object Interleaving {
         else -> null
     }
 
-    /** The [deadline] [stopReason] takes as its share for [generation]: null for the last, whose is the budget. */
-    fun share(plan: LivePlan, generations: Int, generation: Int, now: Double, overhead: Double): Double? =
-        if (generation >= generations - 1) null else deadline(plan, generations, generation, now, overhead)
+    /**
+     * The deadline [stopReason] takes as its share for [generation], begun at [now] (seconds into the run), of
+     * [generations] in all: an even share of the budget left among the generations still to run, after each later
+     * one's start and warmup ([overhead], as the first one's took), so that the generations' pairs measure alike and
+     * the last one still gets its share. Null for the last, whose deadline is the budget.
+     */
+    fun share(plan: LivePlan, generations: Int, generation: Int, now: Double, overhead: Double): Double? {
+        val left = generations - generation
+        return if (left <= 1) null else now + (plan.budgetSeconds - now - (left - 1) * overhead) / left
+    }
 }

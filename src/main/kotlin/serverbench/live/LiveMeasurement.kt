@@ -241,13 +241,14 @@ class LiveMeasurement(
             jit = now
             round++
             val elapsed = clock() - begun
-            val steady = { p: Proc -> steady(seen.getValue(p), compiling.getValue(p.server)) }
-            if (elapsed >= MIN_WARMUP_SECONDS && procs.all(steady)) {
+            val isSteady = { p: Proc -> steady(seen.getValue(p), compiling.getValue(p.server)) }
+            if (elapsed >= MIN_WARMUP_SECONDS && procs.all(isSteady)) {
                 return "warm: every server steady after ${Math.round(elapsed)} s ($round rounds)"
             }
             if (elapsed >= plan.warmupSeconds) {
-                val not = procs.filterNot(steady).joinToString { name(it) }
-                return "warm: not steady after the --warmup's ${Math.round(elapsed)} s ($not still changing); " +
+                val not = procs.filterNot(isSteady).joinToString { name(it) }
+                return "warm: not steady after the --warmup's ${Math.round(elapsed)} s ($not still compiling or " +
+                    "climbing); " +
                     "the calibration's spread below says what that costs"
             }
         }
@@ -259,8 +260,8 @@ class LiveMeasurement(
      * before (no longer climbing: a server compiling reads low) and its compiler is quiet: under
      * [SteadyWarmup.JIT_SHARE] of the wall time in each of those rounds, the main job's rule for its warmup. Where the
      * server cannot tell its compile time ([compiling] empty), its windows must lie within 10 % of each other instead.
-     * The JIT's time, not the windows' spread, says that compiling is done: on a noisy hour one window's req/s
-     * spreads by 11 % and no three lie within 10 % of each other, and warmup ran to its cap.
+     * The JIT's time, not the windows' spread, says that compiling is done: on a noisy hour no three windows lie within
+     * 10 % of each other, and warmup ran to its cap (docs/measurements.md).
      */
     private fun steady(figures: List<Double>, compiling: List<Double>): Boolean {
         if (figures.size < 2 * STEADY_WINDOWS) return false
@@ -336,7 +337,7 @@ class LiveMeasurement(
 
     /**
      * [generation]'s blocks until the req/s interval (every pair so far) is within the precision, the generation's
-     * share of the budget is spent ([Interleaving.deadline], each later generation's [overhead] set aside), or
+     * share of the budget is spent ([Interleaving.share], each later generation's [overhead] set aside), or
      * [LivePlan.maxBlocks].
      */
     private fun measure(procs: List<Proc>, windows: MutableList<Window>, generation: Int, overhead: Double): String {
@@ -345,10 +346,8 @@ class LiveMeasurement(
         var previous: List<Proc> = emptyList()
         var lastLine = begun
         var block = 0
-        // Rounds are numbered over the run, so that each pair's blocks stay whole in the statistics.
-        val first = windows.maxOfOrNull { it.round + 1 }?.let { it + it % 2 } ?: 0
         while (true) {
-            for (round in first + 2 * block..first + 2 * block + 1) {
+            for (round in 2 * block..2 * block + 1) {
                 previous = order(procs, round, previous)
                 windows += rounds(previous, round, "measure") { clock() - begun }
             }

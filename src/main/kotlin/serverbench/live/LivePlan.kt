@@ -8,17 +8,16 @@ import java.util.concurrent.TimeUnit
  */
 data class LivePlan(
     /**
-     * Fresh server processes a side over the run: the units that carry a process's own JIT luck (about 1 % here,
-     * docs/compare.md), so the interval's degrees of freedom for it. 6: at 2 pairs (1 degree of freedom) that luck
-     * alone made A/A intervals ± 12 %.
+     * Fresh server processes a side over the run: the units that carry a process's own JIT luck, so the interval's
+     * degrees of freedom for it (one fewer than the pairs). 6: why, measured, in docs/compare.md.
      */
     val pairs: Int = 6,
     /**
      * How many of those pairs are live at once: a generation. Each generation's servers start, warm and are measured
      * together, then stop before the next one's start; the interval pools the pairs of every generation (each pair's
      * two sides measured in the same minutes, so the drift between generations cancels as within one). 2: on 2 cores
-     * four servers warmed in about 90 s, six were still climbing after 3 minutes and eight did not warm in 3 either
-     * (each compiles while the others have the load; docs/measurements.md).
+     * more servers at once did not warm within the warmup's cap (each compiles while the others have the load; the
+     * runs on docs/measurements.md). A plan with fewer pairs than this is one generation.
      */
     val atOnce: Int = 2,
     /** One measured window; 1 s: the noise is white at that length, and a switch costs only the settling time. */

@@ -14,8 +14,8 @@ import kotlin.math.sqrt
  * block's mean log difference is one observation. A process's own JIT luck does not cancel that way: it is the same in
  * every window of that process. So the pairs are the units that carry it: the estimate is the mean of the pairs'
  * means, and its variance the windows' part (pooled within pairs) plus whatever the pairs' means spread beyond what
- * the windows explain (a method-of-moments random effect), with Welch–Satterthwaite degrees of freedom. With no process
- * effect the interval is the windows' t interval; with one, it widens by what the pairs show.
+ * the windows explain (a method-of-moments random effect), with one degree of freedom fewer than the pairs. With one
+ * pair the interval is the windows' t interval, and a process's own luck is not in it.
  */
 object WindowStatistics {
     /** The interval's coverage. */
@@ -92,8 +92,7 @@ object WindowStatistics {
         val variance = windowsPart + processPart
         // With two pairs or more, the pairs' means are the observations (p - 1 degrees of freedom), even where their
         // spread falls below what the windows explain: that is as often luck agreeing as no luck at all, and the
-        // windows' degrees of freedom then marked 7 % of simulated A/As with a process luck of 1 %
-        // (WindowStatisticsTest).
+        // windows' degrees of freedom then let simulated A/As be marked too often (docs/compare.md, the statistics).
         val df = if (p >= 2) (p - 1).toDouble() else dfWithin.toDouble()
         val estimate = means.average()
         val se = sqrt(variance)

@@ -129,9 +129,9 @@ class WindowStatisticsTest {
     }
 
     /**
-     * A quiet hour as measured here (docs/measurements.md): windows spreading 3.6 %, a process's own luck of about
-     * 1 %, each generation's start and warmup 100 s, at compare's defaults (9 min). Two pairs at once carried that luck
-     * with one degree of freedom (A/A intervals of ± 12 %); the default pairs must keep the level and stay narrow.
+     * A quiet hour as measured here (docs/measurements.md: windows spreading 2-4 %, a process's own luck of about
+     * 1 %): 3 % windows, 1 % luck, each generation's start and warmup 100 s, at compare's defaults (9 min). Two pairs
+     * carried that luck with one degree of freedom; the default pairs must keep the level and stay narrow.
      */
     private fun quietHour(random: Random, change: Double) =
         simulate(random, LivePlan(), change, noise = 0.03, drift = 0.05, processLuck = 0.01, overhead = 100.0).first
