@@ -116,12 +116,8 @@ class LiveMeasurement(
                 err.println("live: ${answering(generation, servers)}")
                 err.println("live: ${warm(procs)}")
                 if (stopRequested) throw Interrupted()
-                if (generation == 0) {
-                    overhead = clock() - begun
-                    forecast = calibrate(procs, overhead)
-                    err.println("live: $forecast")
-                }
-                stop = measure(procs, windows, generation, overhead)
+                if (generation == 0) overhead = clock() - begun
+                stop = measure(procs, windows, generation, overhead) { forecast = it }
                 stopGeneration(procs, servers)
                 generation++
             }
@@ -277,19 +273,14 @@ class LiveMeasurement(
     }
 
     /**
-     * [LivePlan.calibrationBlocks] blocks measured as the comparison's would be, in no statistic: how far block
-     * differences spread on this machine now, and so what the budget can show. Each later generation will spend
-     * about [overhead] (its servers' start and warmup, as this one's took) before it measures. Returns the line that
-     * says it.
+     * The forecast from the first generation's first [LivePlan.calibrationBlocks] blocks ([windows], begun at
+     * [begun]): how far block differences spread on this machine now, and so what the budget can show. Those blocks
+     * count in the statistics as any other (their number is fixed, so they cannot steer the verdict): on a 2-core
+     * machine the seconds they took decide whether the budget holds another generation of pairs. Each later
+     * generation will spend about [overhead] (its servers' start and warmup, as this one's took) before it measures.
+     * Sets [generations]; returns the line that says it.
      */
-    private fun calibrate(procs: List<Proc>, overhead: Double): String {
-        val windows = ArrayList<Window>()
-        val begun = clock()
-        var previous: List<Proc> = emptyList()
-        for (round in 0 until 2 * plan.calibrationBlocks) {
-            previous = order(procs, round, previous)
-            windows += rounds(previous, round, "calibration", ::clock)
-        }
+    private fun calibrate(windows: List<Window>, begun: Double, overhead: Double): String {
         val blockSeconds = (clock() - begun) / plan.calibrationBlocks
         val spread = configs.indices.mapNotNull { c ->
             WindowStatistics.blockSpread(
@@ -297,12 +288,12 @@ class LiveMeasurement(
             )
         }.maxOrNull()
         val windowSpread = windowSpread(windows)
-        generations = Interleaving.generationsThatFit(plan, clock(), overhead, blockSeconds)
+        generations = Interleaving.generationsThatFit(plan, begun, overhead, blockSeconds)
         val pairs = if (generations == plan.generations) plan.pairs else generations * plan.atOnce
-        val measuring = (plan.budgetSeconds - clock() - (generations - 1) * overhead) / generations
+        val measuring = (plan.budgetSeconds - begun - (generations - 1) * overhead) / generations
         val blocks = minOf(plan.maxBlocks, maxOf(2, (measuring / blockSeconds).toInt()))
         val half = spread?.let { WindowStatistics.expectedHalfWidth(it, blocks, pairs) }
-        val minutes = (clock() + generations * blocks * blockSeconds + (generations - 1) * overhead) / 60
+        val minutes = (begun + generations * blocks * blockSeconds + (generations - 1) * overhead) / 60
         val generationsSaid = when {
             generations < plan.generations ->
                 " (the --budget holds $generations generation${if (generations == 1) "" else "s"} of " +
@@ -316,7 +307,8 @@ class LiveMeasurement(
 
             else -> ""
         }
-        return "calibration, now, over ${plan.calibrationBlocks} blocks: one window's req/s spreads by " +
+        val first = "${plan.calibrationBlocks} block${if (plan.calibrationBlocks == 1) "" else "s"}"
+        return "calibration, now, over the first $first (they count as any other): one window's req/s spreads by " +
             "${percent(windowSpread)} (sd within a process), a block's head ÷ base by ${percent(spread)}; at " +
             "$blocks blocks a pair$generationsSaid, ${String.format(Locale.ROOT, "%.0f", blockSeconds)} s a block, " +
             "the windows alone would let these settings show a change of about ± ${percent(half)} in req/s (the " +
@@ -338,11 +330,19 @@ class LiveMeasurement(
     /**
      * [generation]'s blocks until the req/s interval (every pair so far) is within the precision, the generation's
      * share of the budget is spent ([Interleaving.share], each later generation's [overhead] set aside), or
-     * [LivePlan.maxBlocks].
+     * [LivePlan.maxBlocks]. The first generation's first [LivePlan.calibrationBlocks] blocks also give the forecast
+     * ([calibrate], said to [forecast]), which sets how many generations the budget holds; no rule stops it before.
      */
-    private fun measure(procs: List<Proc>, windows: MutableList<Window>, generation: Int, overhead: Double): String {
+    private fun measure(
+        procs: List<Proc>,
+        windows: MutableList<Window>,
+        generation: Int,
+        overhead: Double,
+        forecast: (String) -> Unit,
+    ): String {
         val begun = clock()
-        val share = Interleaving.share(plan, generations, generation, begun, overhead)
+        val first = windows.size
+        var share = Interleaving.share(plan, generations, generation, begun, overhead)
         var previous: List<Proc> = emptyList()
         var lastLine = begun
         var block = 0
@@ -352,6 +352,13 @@ class LiveMeasurement(
                 windows += rounds(previous, round, "measure") { clock() - begun }
             }
             block++
+            if (generation == 0 && block < plan.calibrationBlocks) continue
+            if (generation == 0 && block == plan.calibrationBlocks) {
+                val line = calibrate(windows.subList(first, windows.size), begun, overhead)
+                err.println("live: $line")
+                forecast(line)
+                share = Interleaving.share(plan, generations, generation, begun, overhead)
+            }
             // The widest configuration's: each must reach the precision.
             val ratio = configs.indices.map { c ->
                 WindowStatistics.ratio(windows.filter { it.config == c }, Metrics.THROUGHPUT)

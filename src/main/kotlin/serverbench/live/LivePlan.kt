@@ -28,10 +28,14 @@ data class LivePlan(
     val warmupSeconds: Double = 180.0,
     /** The pause after each warmup round, no process loaded: the compilers' time. */
     val pauseMillis: Long = 500,
-    /** Blocks (two rounds) measured for the forecast before the comparison's own. */
+    /** The first blocks (two rounds each), whose spread gives the forecast; they count as any other. */
     val calibrationBlocks: Int = 3,
-    /** Blocks a pair before the precision may stop a run: fewer spread too little to judge by. */
-    val minBlocks: Int = 8,
+    /**
+     * Blocks a pair before the precision may stop a run, and the fewest a generation must have room for: fewer spread
+     * too little to judge by. 6, not more: six blocks already pin a pair's mean closer than a process's own luck
+     * spreads, so more blocks buy less than room for another generation's pairs (docs/compare.md).
+     */
+    val minBlocks: Int = 6,
     val maxBlocks: Int = 400,
     /** The req/s interval's half-width (a share) that ends a run. */
     val precision: Double = 0.01,
