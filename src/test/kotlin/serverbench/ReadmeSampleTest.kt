@@ -2,6 +2,7 @@ package serverbench
 
 import org.junit.jupiter.api.Test
 import serverbench.metrics.SteadinessAdvice
+import serverbench.report.LiveFindingsReport
 import serverbench.report.Report
 import serverbench.report.Results
 import java.io.File
@@ -17,9 +18,13 @@ import kotlin.test.fail
 class ReadmeSampleTest {
     private val result = File("src/test/resources/readme/quick-blocking-io.json")
 
+    /** The live findings beside it, as `scripts/bench quick` writes them: the report opens with them. */
+    private val findings = LiveFindingsReport.fileFor(result)
+
     @Test
     fun `the README's sample is what the report code renders from its result file`() {
         val rendered = render(result)
+        assertTrue(rendered.contains("## Findings, measured live"), "no live findings in the sample: ${findings.path}")
         val block = ReadmeSample.block(File("README.md").readText())
         if (block != rendered) {
             val out = File("target/readme-sample.md").apply {
@@ -49,7 +54,8 @@ class ReadmeSampleTest {
         val before = System.getProperty(SteadinessAdvice.SUITE_PROPERTY)
         System.setProperty(SteadinessAdvice.SUITE_PROPERTY, "quick")
         try {
-            return Report.markdown(Results.read(file), "quick-<timestamp>.json", null, null)
+            val live = LiveFindingsReport.markdown(findings).replace(findings.name, "quick-<timestamp>-findings.json")
+            return Report.markdown(Results.read(file), "quick-<timestamp>.json", null, null, Report.Links(live = live))
         } finally {
             if (before == null) {
                 System.clearProperty(SteadinessAdvice.SUITE_PROPERTY)
