@@ -92,11 +92,21 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
                 "compare: -prof: fork by fork (--mode forks), as a live comparison does not profile its servers yet",
             )
         }
-        val livePlan = if (options.live) options.livePlan() else null
-        val plan = if (livePlan == null) options.plan() else null
+        // Options first, then the sides (their jars and JDKs): a wrong value is refused before a file is looked for.
+        // Without --mode, --forks waits for the probe below: a run that falls back to forks takes it.
+        var livePlan = if (options.live) options.livePlan(forksAllowed = !options.modeGiven) else null
+        var plan = if (livePlan == null) options.plan() else null
         val base = options.side("base")
         val head = options.side("head")
         refuseSideParams(base, head, Configuration.paramValues(common.drop(1)))
+        if (livePlan != null && !options.modeGiven) {
+            if (canGoLive(base, head, common, options.results)) {
+                livePlan = options.livePlan(forksAllowed = false)
+            } else {
+                livePlan = null
+                plan = options.plan()
+            }
+        }
         if (plan == null) return executeLive(options, livePlan!!, common, base, head)
         val timing = if (common.any { it in setOf("-i", "-r", "-wi", "-w") }) emptyList() else DEFAULT_TIMING
         val stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
@@ -125,6 +135,24 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         }
         return 0
     }
+
+    /**
+     * Without --mode, what a live comparison cannot measure (a team's @ServerEndpoints code, TLS, ...) runs fork by
+     * fork, with one line that says why: the user's own benchmark compares as a built-in one does.
+     */
+    private fun canGoLive(base: Configuration, head: Configuration, common: List<String>, results: File): Boolean =
+        try {
+            LiveCompare(base, head, common, LivePlan(), results, err).pairings()
+            true
+        } catch (e: LiveCompare.NotLive) {
+            // Its message names --mode forks for a run that asked for live; here that is what runs.
+            err.println(
+                "compare: ${e.message.orEmpty().substringBeforeLast("; --mode forks")}: fork by fork (--mode forks)",
+            )
+            false
+        } catch (e: LiveCompare.Refused) {
+            throw Refused(e.message ?: "refused")
+        }
 
     /** The default: every side live at once, interleaved windows ([LiveCompare]). */
     private fun executeLive(
@@ -204,6 +232,9 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         val forksToProfile: Boolean
             get() = !set.has(modeSpec) && set.nonOptionArguments().any { it.toString().startsWith("-prof") }
 
+        /** --mode given: live or forks as it says, never a fork-by-fork fallback. */
+        val modeGiven: Boolean get() = set.has(modeSpec)
+
         val live: Boolean
             get() = when (val mode = set.valueOf(modeSpec)) {
                 "live" -> !forksToProfile
@@ -213,8 +244,12 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         val budget: String get() = set.valueOf(budgetSpec) ?: if (live) DEFAULT_LIVE_BUDGET else DEFAULT_BUDGET
 
         /** --pairs, --window, --warmup, --precision and --budget of a live run. */
-        fun livePlan(): LivePlan {
-            if (set.has(forksSpec)) throw Refused("--forks is for --mode forks; a live run has --pairs and --budget")
+        fun livePlan(forksAllowed: Boolean): LivePlan {
+            if (!forksAllowed &&
+                set.has(forksSpec)
+            ) {
+                throw Refused("--forks is for --mode forks; a live run has --pairs and --budget")
+            }
             val pairs = set.valueOf(pairsSpec)
             if (pairs < 1) {
                 throw Refused("--pairs $pairs: 1 or more server processes a side (default ${LivePlan().pairs})")

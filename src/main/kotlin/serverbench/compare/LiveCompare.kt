@@ -30,7 +30,10 @@ class LiveCompare(
     private val dir: File,
     private val err: PrintStream,
 ) {
-    class Refused(message: String) : Exception(message)
+    open class Refused(message: String) : Exception(message)
+
+    /** A right command that a live comparison cannot measure ([LiveTarget.NotLive]); fork by fork can. */
+    class NotLive(message: String) : Refused(message)
 
     /** One configuration: the base and head runs of it. */
     class Pairing(val base: Plan.Run, val head: Plan.Run, val key: Map<String, String>)
@@ -53,6 +56,8 @@ class LiveCompare(
             for ((config, run) in listOf(base to p.base, head to p.head)) {
                 try {
                     LiveTarget.of(run.benchmark, run.params, served = config.serve.isNotEmpty())
+                } catch (e: LiveTarget.NotLive) {
+                    throw NotLive(e.message ?: "$run cannot run live")
                 } catch (e: IllegalArgumentException) {
                     throw Refused(e.message ?: "$run cannot run live")
                 } catch (e: NumberFormatException) {

@@ -35,7 +35,8 @@ object Interleaving {
     /**
      * How many of the plan's generations the budget holds, measured from [now] (when the first generation began to
      * measure, its calibration blocks among its own): each later one's start and warmup ([overhead]) and
-     * [LivePlan.minBlocks] blocks of [blockSeconds] for each. At least 1: a slow warmup (a noisy hour, or servers that compile long) then costs pairs, not the budget.
+     * [LivePlan.minBlocks] blocks of [blockSeconds] for each. At least 1: a slow warmup (a noisy hour, or servers
+     * that compile long) then costs pairs, not the budget.
      */
     fun generationsThatFit(plan: LivePlan, now: Double, overhead: Double, blockSeconds: Double): Int =
         (plan.generations downTo 1).firstOrNull { g ->

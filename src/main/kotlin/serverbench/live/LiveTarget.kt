@@ -43,6 +43,9 @@ class LiveTarget private constructor(
             listOf("--port", "0")
     }
 
+    /** A run that is right but not for a live comparison (its server must be in the fork, TLS, open loop, ...). */
+    class NotLive(message: String) : IllegalArgumentException(message)
+
     companion object {
         /** scripts/serve's flags for a built-in stack: the benchmark forks' heap and collector. */
         val SERVER_JVM = listOf(
@@ -56,7 +59,7 @@ class LiveTarget private constructor(
 
         /** The target of [benchmark] (`pkg.Class.method`) with [values]; throws [IllegalArgumentException] if none. */
         fun of(benchmark: String, values: Map<String, String>, served: Boolean): LiveTarget {
-            refusal(values)?.let { throw IllegalArgumentException("${describe(benchmark, values)}: $it") }
+            refusal(values)?.let { throw NotLive("${describe(benchmark, values)}: $it") }
             val type = Class.forName(benchmark.substringBeforeLast('.'))
             val instance = type.getDeclaredConstructor().newInstance() as? HttpBenchmark
                 ?: throw IllegalArgumentException("$benchmark is not an HTTP benchmark")
@@ -67,7 +70,7 @@ class LiveTarget private constructor(
             }
             if (!served) {
                 ownProcessProblem(instance, type)?.let {
-                    throw IllegalArgumentException(
+                    throw NotLive(
                         "${describe(benchmark, values)}: its server cannot run in a process of its own ($it); " +
                             "--mode forks measures it",
                     )

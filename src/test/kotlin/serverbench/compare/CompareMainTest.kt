@@ -74,7 +74,7 @@ class CompareMainTest {
         )
         assertEquals(
             "compare: --forks is for --mode forks; a live run has --pairs and --budget",
-            refused("--forks", "6", "NoopBenchmark"),
+            refused(*jars, "--forks", "6", "NoopBenchmark.hello$"),
         )
         assertEquals(
             "compare: --pairs 0: 1 or more server processes a side (default 6)",
@@ -97,11 +97,16 @@ class CompareMainTest {
         )
         assertTrue(profiled[1].startsWith("compare: --forks 3: must be even"), profiled[1])
         assertTrue(
-            refused(*jars, "NoopBenchmark.hello$", "-p", "server=netty", "-p", "tls=true").endsWith(
+            refused(*jars, "--mode", "live", "NoopBenchmark.hello$", "-p", "server=netty", "-p", "tls=true").endsWith(
                 "a live comparison drives kept-alive HTTP/1.1 connections in a closed loop, not TLS (-p tls=true); " +
                     "--mode forks",
             ),
         )
+        // Without --mode, what live cannot measure (TLS here; a team's own @ServerEndpoints, whose server runs inside
+        // the JMH fork: LiveTargetTest) runs fork by fork, said first, and takes --forks.
+        val said = refusedSaying(*jars, "--forks", "3", "NoopBenchmark.hello$", "-p", "server=netty", "-p", "tls=true")
+        assertTrue(said.lines()[0].endsWith("not TLS (-p tls=true): fork by fork (--mode forks)"), said)
+        assertTrue(said.lines()[1].startsWith("compare: --forks 3: must be even"), said)
         assertTrue(refused(*jars, "NoopBenchmark.hello$", "-p", "concurrency=zero").contains("concurrency"))
         assertEquals(
             "compare: no benchmark matches 'NoSuchBenchmark' on both sides",

@@ -43,14 +43,19 @@ class LiveTargetTest {
             "rate" to "100",
             "objective" to "p99:100ms",
         )) {
-            val e = assertThrows<IllegalArgumentException> {
+            val e = assertThrows<LiveTarget.NotLive> {
                 LiveTarget.of(cpu, mapOf("server" to "netty", "limit" to "100", name to value), served = false)
             }
             assertTrue(e.message!!.endsWith("; --mode forks"), e.message)
         }
-        val db = assertThrows<IllegalArgumentException> {
+        val db = assertThrows<LiveTarget.NotLive> {
             LiveTarget.of("serverbench.benchmarks.DatabaseBenchmark.jdbc", mapOf("server" to "tomcat"), served = false)
         }
         assertTrue(db.message!!.contains("cannot run in a process of its own"), db.message)
+        // A team's own endpoints (@ServerEndpoints): compare without --mode measures them fork by fork.
+        val own = assertThrows<LiveTarget.NotLive> {
+            LiveTarget.of("example.orders.OrdersBenchmark.putOrder", mapOf("server" to "netty"), served = false)
+        }
+        assertTrue(own.message!!.contains("its code is the user's"), own.message)
     }
 }
