@@ -94,20 +94,28 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
         }
         // Options first, then the sides (their jars and JDKs): a wrong value is refused before a file is looked for.
         // Without --mode, --forks waits for the probe below: a run that falls back to forks takes it.
-        var livePlan = if (options.live) options.livePlan(forksAllowed = !options.modeGiven) else null
-        var plan = if (livePlan == null) options.plan() else null
+        val livePlan = if (options.live) options.livePlan(forksAllowed = !options.modeGiven) else null
+        val forkPlan = if (livePlan == null) options.plan() else null
         val base = options.side("base")
         val head = options.side("head")
         refuseSideParams(base, head, Configuration.paramValues(common.drop(1)))
-        if (livePlan != null && !options.modeGiven) {
-            if (canGoLive(base, head, common, options.results)) {
-                livePlan = options.livePlan(forksAllowed = false)
-            } else {
-                livePlan = null
-                plan = options.plan()
-            }
+        if (livePlan == null) return executeForks(options, forkPlan!!, common, base, head)
+        if (options.modeGiven) return executeLive(options, livePlan, common, base, head)
+        return if (canGoLive(base, head, common, options.results)) {
+            executeLive(options, options.livePlan(forksAllowed = false), common, base, head)
+        } else {
+            executeForks(options, options.plan(), common, base, head)
         }
-        if (plan == null) return executeLive(options, livePlan!!, common, base, head)
+    }
+
+    /** Fork by fork, the sides one after another ([Forks]). */
+    private fun executeForks(
+        options: Options,
+        plan: ForkPlan,
+        common: List<String>,
+        base: Configuration,
+        head: Configuration,
+    ): Int {
         val timing = if (common.any { it in setOf("-i", "-r", "-wi", "-w") }) emptyList() else DEFAULT_TIMING
         val stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
         val dir = File(options.results, "compare-$stamp")
