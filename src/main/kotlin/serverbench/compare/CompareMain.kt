@@ -87,11 +87,6 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
             return 0
         }
         val common = options.common()
-        if (options.forksToProfile) {
-            err.println(
-                "compare: -prof: fork by fork (--mode forks), as a live comparison does not profile its servers yet",
-            )
-        }
         // Options first, then the sides (their jars and JDKs): a wrong value is refused before a file is looked for.
         // Without --mode, --forks waits for the probe below: a run that falls back to forks takes it.
         val livePlan = if (options.live) options.livePlan(forksAllowed = !options.modeGiven) else null
@@ -233,19 +228,12 @@ class Compare(private val out: PrintStream, private val err: PrintStream) {
 
         val help: Boolean get() = set.has(helpSpec)
 
-        /**
-         * `-prof` without `--mode`: fork by fork, which profiles each fork, as a live comparison does not profile its
-         * servers yet (so `scripts/pr-compare main HEAD -prof flame` still gives its flamegraphs and their difference).
-         */
-        val forksToProfile: Boolean
-            get() = !set.has(modeSpec) && set.nonOptionArguments().any { it.toString().startsWith("-prof") }
-
         /** --mode given: live or forks as it says, never a fork-by-fork fallback. */
         val modeGiven: Boolean get() = set.has(modeSpec)
 
         val live: Boolean
             get() = when (val mode = set.valueOf(modeSpec)) {
-                "live" -> !forksToProfile
+                "live" -> true
                 "forks" -> false
                 else -> throw Refused("--mode $mode: live (every side at once, interleaved windows) or forks")
             }

@@ -1,5 +1,6 @@
 package serverbench.compare
 
+import org.openjdk.jmh.profile.ProfilerException
 import org.openjdk.jmh.runner.options.CommandLineOptions
 import serverbench.launcher.ParamCheck
 import serverbench.launcher.Plan
@@ -10,6 +11,7 @@ import serverbench.live.LiveServer
 import serverbench.live.LiveTarget
 import serverbench.live.Metrics
 import serverbench.live.Side
+import serverbench.profile.ServerProfiles
 import java.io.File
 import java.io.PrintStream
 import java.util.concurrent.CountDownLatch
@@ -42,9 +44,7 @@ class LiveCompare(
 
     /** The configurations to compare; [Refused] with one line when a side's options cannot run or cannot run live. */
     fun pairings(): List<Pairing> {
-        if (common.any { it == "-prof" || it.startsWith("-prof") }) {
-            throw Refused("-prof: a live comparison does not profile its servers yet; --mode forks does (-prof flame)")
-        }
+        checkProfilers()
         val sideParams = base.params + head.params
         val baseRuns = runs(base)
         val headRuns = runs(head).associateBy { keyOf(it, sideParams) }
@@ -68,11 +68,35 @@ class LiveCompare(
         return out
     }
 
+    /** `-prof flame` with options a live comparison takes, or none; another profiler runs fork by fork. */
+    private fun checkProfilers() {
+        profilers.firstOrNull { it != "flame" && !it.startsWith("flame:") }?.let {
+            throw NotLive("-prof $it: a live comparison profiles its servers with flame only; --mode forks runs JMH's")
+        }
+        if (profilers.size > 1) throw Refused("-prof flame once: a live comparison profiles with one event at a time")
+        flame?.let { line ->
+            try {
+                ServerProfiles(line, dir, "", emptyMap())
+            } catch (e: ProfilerException) {
+                throw Refused(e.message ?: "-prof flame:$line")
+            }
+        }
+    }
+
+    /** Each `-prof` of [common], as JMH takes them (`-prof NAME[:options]`). */
+    private val profilers: List<String> =
+        common.withIndex().filter { it.value == "-prof" }.mapNotNull { common.getOrNull(it.index + 1) }
+
+    /** `-prof flame`'s options ("" for none), or null when not asked. */
+    private val flame: String? = profilers.firstOrNull { it == "flame" || it.startsWith("flame:") }
+        ?.removePrefix("flame")?.removePrefix(":")
+
     private fun keyOf(run: Plan.Run, sideParams: Set<String>): Map<String, String> =
         mapOf("benchmark" to run.benchmark) + run.params.filterKeys { it !in sideParams }.toSortedMap()
 
     private fun runs(config: Configuration): List<Plan.Run> {
-        val args = (common + config.jmhOptions).filterNot { it.startsWith("-D") }.toTypedArray()
+        // -prof is this comparison's, not a fork's: JMH's parser need not resolve it.
+        val args = (withoutProfilers(common) + config.jmhOptions).filterNot { it.startsWith("-D") }.toTypedArray()
         val options = try {
             CommandLineOptions(*args)
         } catch (e: Exception) {
@@ -84,6 +108,9 @@ class LiveCompare(
         }
         return runs
     }
+
+    private fun withoutProfilers(args: List<String>): List<String> =
+        args.filterIndexed { i, a -> a != "-prof" && args.getOrNull(i - 1) != "-prof" }
 
     /** Measures every pairing in turn; Ctrl-C keeps every window and says the verdict so far. */
     fun run(pairings: List<Pairing>): Result {
@@ -97,6 +124,10 @@ class LiveCompare(
             err.println("live: ${i + 1} of ${pairings.size}: $name")
             val rowPlan = plan.copy(budgetSeconds = share)
             val targets = mapOf(Side.BASE to target(base, p.base), Side.HEAD to target(head, p.head))
+            val rowDir = File(dir, "live-${i + 1}")
+            val profiles = flame?.let {
+                ServerProfiles(it, File(rowDir, "profiles"), p.base.benchmark, p.key - "benchmark")
+            }
             val measurement = LiveMeasurement(
                 mapOf(
                     Side.BASE to spec(base, targets.getValue(Side.BASE)),
@@ -104,10 +135,12 @@ class LiveCompare(
                 ),
                 listOf(LiveMeasurement.Config(name, targets)),
                 rowPlan,
-                File(dir, "live-${i + 1}"),
+                rowDir,
                 err,
+                profiles = profiles,
             )
             val outcome = withInterruptHook(measurement) { measurement.run() }
+            profiles?.let { notes += graphs(name, it) }
             val found = LiveRow.of(p.base.benchmark, p.key - "benchmark", outcome.windows)
             rows += found
             val measured = found.firstOrNull { it.metric.name == Metrics.THROUGHPUT }?.ratio
@@ -133,6 +166,23 @@ class LiveCompare(
         val note = notes.joinToString("  \n")
         val markdown = LiveRow.markdown(rows, base.describe(), head.describe(), note)
         return Result(rows, markdown, LiveRow.json(rows, LiveRow.test(testedPlan, null)), interrupted)
+    }
+
+    /** [profiles]' graphs written, and the line that names them (paths relative to the comparison's folder). */
+    private fun graphs(name: String, profiles: ServerProfiles): String {
+        val made = try {
+            profiles.graphs()
+        } catch (e: Exception) {
+            err.println("compare: $name: the flamegraphs could not be written: ${e.message}")
+            return "$name: no flamegraphs (${e.message})"
+        }
+        val html = made.filter { it.extension == "html" }.map { it.relativeTo(dir).invariantSeparatorsPath }
+        if (html.isEmpty()) return "$name: no flamegraphs: no server kept samples"
+        val line = "$name: flamegraphs (`-prof flame`, ${profiles.event} samples of every server from the end of " +
+            "warmup on, both sides alike, so the verdict holds under the same profiling): " +
+            html.joinToString(", ") { "`$it`" }
+        err.println("compare: $line")
+        return line
     }
 
     /**

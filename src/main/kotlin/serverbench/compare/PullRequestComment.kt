@@ -6,6 +6,7 @@ import joptsimple.OptionException
 import joptsimple.OptionParser
 import joptsimple.OptionSpec
 import serverbench.metrics.MetricCatalogue
+import serverbench.profile.ProfileLayout
 import serverbench.report.BenchmarkResult
 import serverbench.report.Flamegraphs
 import serverbench.report.Results
@@ -29,7 +30,7 @@ private const val USAGE = "usage: java -cp benchmarks.jar serverbench.compare.Pu
 /**
  * A comparison's pull-request comment, in markdown on stdout, from the folder of its artifacts: the comment of both
  * pull-request scripts, scripts/pr-compare for serverbench's own and a service repository's serverbench-pr, where
- * only this jar is at hand; with the top frames of each side when the forks were profiled. Exit 0
+ * only this jar is at hand; with the top frames of each side and the flamegraphs when the run was profiled. Exit 0
  * when written, whatever the folder holds (an interrupted run's comment says what is there); 2 on bad input.
  */
 fun main(args: Array<String>) {
@@ -187,7 +188,12 @@ private class CommentText(private val inputs: CommentWriter.Inputs) {
     /** What `forks/` holds: a live comparison's windows and server logs, or each fork's results. */
     private fun forksFolder(): String =
         if (File(dir, "forks").listFiles { f -> f.name.startsWith("live-") }.orEmpty().isNotEmpty()) {
-            "`forks/` (each configuration's windows, `live-N/windows.csv`, and each server's log)"
+            "`forks/` (each configuration's windows, `live-N/windows.csv`, and each server's log" +
+                if (File(dir, "forks").walkTopDown().maxDepth(2).any { it.name == "profiles" }) {
+                    "; each side's flamegraphs, `live-N/profiles/`)"
+                } else {
+                    ")"
+                }
         } else {
             "`forks/` (each fork's JMH results and log)"
         }
@@ -271,8 +277,9 @@ private class Fork(val side: String, val n: Int, val file: File, val rows: List<
 }
 
 /**
- * Where the time went on each side: the top frames of the first profiled fork of each side (one fork's samples, as
- * report.md shows them; the verdict is the table's), and the paths of their flamegraphs in the artifact.
+ * Where the time went on each side: a live run's servers, each side's summed ([live]); or fork by fork the top frames
+ * of the first profiled fork of each side (one fork's samples, as report.md shows them; the verdict is the table's);
+ * and the paths of their flamegraphs in the artifact.
  */
 private class TopFramesSection(
     private val dir: File,
@@ -281,6 +288,7 @@ private class TopFramesSection(
     private val runUrl: String?,
 ) {
     fun text(): String {
+        live()?.let { return it }
         val shown = SIDES.mapNotNull { side -> forks.firstOrNull { it.side == side && it.profiled } }
         val graphs = forks.associateWith { f -> f.rows.orEmpty().flatMap { Flamegraphs.links(it, dir) }.distinct() }
         if (shown.isEmpty() && graphs.values.all { it.isEmpty() }) return ""
@@ -307,6 +315,47 @@ private class TopFramesSection(
             sb.append(runUrl?.let { " ([the workflow run]($it))" }.orEmpty()).append(":\n\n")
             lines.forEach { sb.append("$it\n") }
             if (others > 0) sb.append("- and $others of the other forks (each fork's JSON lists its own)\n")
+        }
+        return sb.append("\n").toString()
+    }
+
+    /**
+     * A live comparison's profiles (`forks/live-N/profiles/`, [serverbench.profile.ServerProfiles]): each side's
+     * servers summed from the end of warmup on, the top frames of each, and the graphs with their difference;
+     * null when the run was not profiled live.
+     */
+    private fun live(): String? {
+        val rows = File(dir, "forks").listFiles { f -> f.isDirectory && f.name.startsWith("live-") }.orEmpty()
+            .sortedBy { it.name.removePrefix("live-").toIntOrNull() ?: 0 }
+            .filter { File(it, "profiles").isDirectory }
+        if (rows.isEmpty()) return null
+        val sb = StringBuilder("${CommentText.FRAMES_HEADING}\n\n")
+        sb.append("Every server sampled from the end of its warmup on (`-prof flame`), each side's processes summed: ")
+        sb.append("where each side spends its time, not a verdict (that is the table's).\n")
+        val graphs = ArrayList<String>()
+        for (row in rows) {
+            val profiles = File(row, "profiles")
+            for (side in SIDES) {
+                val files = File(profiles, side).listFiles { f -> f.extension == "collapsed" }.orEmpty().sorted()
+                if (files.isEmpty()) {
+                    sb.append("\nNo $side server of `${row.name}` kept samples.\n")
+                    continue
+                }
+                for (f in files) {
+                    val path = f.relativeTo(dir).invariantSeparatorsPath
+                    val heading = "$side, ${ProfileLayout.event(f)} samples (`$path`)"
+                    sb.append(TopFrames.block(listOf(f), heading, ownPrefix))
+                }
+            }
+            graphs += profiles.walkTopDown().filter { it.isFile && it.extension == "html" }
+                .map { it.relativeTo(dir).invariantSeparatorsPath }.sorted()
+        }
+        if (graphs.isNotEmpty()) {
+            sb.append("\nFlamegraphs in the run's artifact")
+            sb.append(runUrl?.let { " ([the workflow run]($it))" }.orEmpty())
+            sb.append(" (`-diff.html`: the differential graph base → head, each frame coloured by how its share ")
+            sb.append("changed):\n\n")
+            graphs.forEach { sb.append("- `$it`\n") }
         }
         return sb.append("\n").toString()
     }

@@ -5,6 +5,7 @@ import serverbench.client.ClientSettings
 import serverbench.client.LoadGroup
 import serverbench.client.LoadSplit
 import serverbench.params.ClientThreadsParam
+import serverbench.profile.ServerProfiles
 import java.io.File
 import java.io.PrintStream
 import java.util.Locale
@@ -31,6 +32,8 @@ class LiveMeasurement(
     private val dir: File,
     private val err: PrintStream,
     private val random: Random = Random.Default,
+    /** `-prof flame`'s: every server sampled once warm, to the end of its generation ([ServerProfiles]). */
+    private val profiles: ServerProfiles? = null,
 ) {
     /** One side: how one of its server processes starts (given its log file). */
     class Spec(val label: String, val command: (log: File) -> List<String>)
@@ -114,7 +117,9 @@ class LiveMeasurement(
                 all += servers
                 procs += connect(servers)
                 err.println("live: ${answering(generation, servers)}")
+                servers.forEach { profiles?.attach(it.name, it.jvmPid) }
                 err.println("live: ${warm(procs)}")
+                servers.forEach { profiles?.start(it.name) }
                 if (stopRequested) throw Interrupted()
                 if (generation == 0) overhead = clock() - begun
                 stop = measure(procs, windows, generation, overhead) { forecast = it }
@@ -158,6 +163,7 @@ class LiveMeasurement(
     /** One generation's clients closed and servers stopped, before the next one starts. */
     private fun stopGeneration(procs: MutableList<Proc>, servers: MutableList<LiveServer>) {
         procs.forEach { p -> runCatching { p.group.close() } }
+        profiles?.let { p -> servers.forEach { s -> p.finish(s.name)?.let { err.println("live: flame: $it") } } }
         servers.forEach { runCatching { it.stop() } }
         procs.clear()
         servers.clear()

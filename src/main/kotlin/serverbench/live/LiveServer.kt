@@ -21,6 +21,9 @@ class LiveServer private constructor(
 ) {
     val pid: Long get() = process.pid()
 
+    /** The JVM that serves (the admin endpoint's pid: for `--jar`, the jar's own JVM, serve's child), else [pid]. */
+    val jvmPid: Long by lazy { runCatching { admin.status().pid }.getOrNull()?.takeIf { it > 0 } ?: pid }
+
     /** The process's CPU time now (the admin endpoint's; for `--jar`, the jar's own JVM), or null if it cannot tell. */
     fun cpuNanos(): Long? = runCatching { admin.status().processCpuNanos }.getOrNull()?.takeIf { it >= 0 }
 

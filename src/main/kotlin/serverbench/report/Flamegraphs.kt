@@ -1,5 +1,6 @@
 package serverbench.report
 
+import serverbench.profile.Converter
 import serverbench.profile.ProfileLayout
 import serverbench.profile.ProfileLayout.dir
 import serverbench.profile.ProfileLayout.event
@@ -18,8 +19,8 @@ object Flamegraphs {
 
     /**
      * Differential flamegraphs (baseline -> head) for every event both runs recorded, written under [out] by
-     * async-profiler's converter from the `.collapsed` files (the forks of one run summed); returns their paths
-     * relative to [linkBase].
+     * async-profiler's converter ([Converter]) from the `.collapsed` files (the forks of one run summed); returns
+     * their paths relative to [linkBase].
      */
     fun diff(base: BenchmarkResult, head: BenchmarkResult, out: File, linkBase: File): List<String> {
         fun collapsed(run: BenchmarkResult) =
@@ -29,34 +30,16 @@ object Flamegraphs {
             val baseFiles = before[event] ?: return@mapNotNull null
             val target = File(dir(out, head.benchmark, head.params), "$event-diff.html")
             target.parentFile.mkdirs()
-            val b = concatenated(baseFiles, File(target.parentFile, ".$event-base.collapsed"))
-            val h = concatenated(headFiles, File(target.parentFile, ".$event-head.collapsed"))
-            // The converter prints a progress line on stdout, where the markdown goes.
-            val stdout = System.out
-            System.setOut(System.err)
+            val b = Converter.concatenated(baseFiles, File(target.parentFile, ".$event-base.collapsed"))
+            val h = Converter.concatenated(headFiles, File(target.parentFile, ".$event-head.collapsed"))
             try {
-                val title = htmlTitle(title(head.benchmark, head.params, event, "base → head"))
-                one.convert.Main.main(arrayOf("--diff", "--title", title, b.path, h.path, target.path))
+                Converter.diff(b, h, target, htmlTitle(title(head.benchmark, head.params, event, "base → head")))
             } finally {
-                System.setOut(stdout)
                 b.delete()
                 h.delete()
             }
             relative(target, linkBase)
         }
-    }
-
-    /** Collapsed stacks add up line by line: one file of several forks' samples. */
-    private fun concatenated(files: List<File>, into: File): File {
-        into.bufferedWriter().use { w ->
-            files.forEach { f ->
-                f.forEachLine {
-                    w.write(it)
-                    w.newLine()
-                }
-            }
-        }
-        return into
     }
 
     private fun relative(file: File, base: File): String =

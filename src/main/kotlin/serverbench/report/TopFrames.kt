@@ -152,32 +152,39 @@ data class TopFrames(
                         "time to one callee left out: the callee stands for them).\n",
                 )
                 for ((_, run, files) in rows) {
-                    val prefix = ownPrefix ?: ownCode(run.benchmark)
-                    val top = of(files, ownPrefix = prefix)
                     val label = listOf(run.variant, ProfileLayout.label(run.params)).filter { it.isNotEmpty() }
-                    val samples = String.format(Locale.ROOT, "%,d", top.samples)
-                    out.append("\n**${label.joinToString(" · ")}**: $samples samples\n\n")
-                    if (top.samples == 0L) continue
-                    out.append("| self % | frame | total % | frame |\n| ---: | --- | ---: | --- |\n")
-                    for (i in 0 until maxOf(top.self.size, top.total.size)) {
-                        val cells = listOf(top.self.getOrNull(i), top.total.getOrNull(i)).flatMap { f ->
-                            if (f == null) listOf("", "") else listOf(percent(f.percent), code(short(f.name)))
-                        }
-                        out.append(cells.joinToString(" | ", "| ", " |\n"))
-                    }
-                    if (prefix == null) continue
-                    val own = top.own
-                    val pkg = prefix.trimEnd('/').replace('/', '.')
-                    out.append(
-                        if (own.isEmpty()) {
-                            "\nYour code (`$pkg`): in no sample.\n"
-                        } else {
-                            "\nYour code (`$pkg`), total %: " +
-                                own.joinToString(" · ") { "${code(short(it.name))} ${percent(it.percent)}" } + "\n"
-                        },
-                    )
+                    out.append(block(files, label.joinToString(" · "), ownPrefix ?: ownCode(run.benchmark)))
                 }
             }
+            return out.toString()
+        }
+
+        /**
+         * One profile's table ([files] summed): `**heading**: N samples`, its top 5 frames by self and by total time
+         * side by side, and the frames of the user's code when [prefix] names its package.
+         */
+        fun block(files: List<File>, heading: String, prefix: String?): String {
+            val top = of(files, ownPrefix = prefix)
+            val out = StringBuilder()
+            out.append("\n**$heading**: ${String.format(Locale.ROOT, "%,d", top.samples)} samples\n\n")
+            if (top.samples == 0L) return out.toString()
+            out.append("| self % | frame | total % | frame |\n| ---: | --- | ---: | --- |\n")
+            for (i in 0 until maxOf(top.self.size, top.total.size)) {
+                val cells = listOf(top.self.getOrNull(i), top.total.getOrNull(i)).flatMap { f ->
+                    if (f == null) listOf("", "") else listOf(percent(f.percent), code(short(f.name)))
+                }
+                out.append(cells.joinToString(" | ", "| ", " |\n"))
+            }
+            if (prefix == null) return out.toString()
+            val pkg = prefix.trimEnd('/').replace('/', '.')
+            out.append(
+                if (top.own.isEmpty()) {
+                    "\nYour code (`$pkg`): in no sample.\n"
+                } else {
+                    "\nYour code (`$pkg`), total %: " +
+                        top.own.joinToString(" · ") { "${code(short(it.name))} ${percent(it.percent)}" } + "\n"
+                },
+            )
             return out.toString()
         }
 

@@ -85,14 +85,29 @@ class CompareMainTest {
             refused("--at-once", "0", "NoopBenchmark"),
         )
         assertEquals("compare: --window 0s: a duration such as 1s", refused("--window", "0s", "NoopBenchmark"))
+        // -prof flame profiles the live servers; its options for one fork's iterations are refused, as others are.
         assertEquals(
-            "compare: -prof: a live comparison does not profile its servers yet; --mode forks does (-prof flame)",
-            refused(*jars, "--mode", "live", "NoopBenchmark.hello$", "-prof", "flame"),
+            "compare: flame: overhead is for fork by fork (--mode forks); a live comparison takes event, interval " +
+                "and cstack",
+            refused(*jars, "--mode", "live", "NoopBenchmark.hello$", "-prof", "flame:overhead"),
         )
-        // Without --mode, -prof measures fork by fork (which takes --forks), and says so first.
-        val profiled = refusedSaying(*jars, "--forks", "3", "NoopBenchmark.hello$", "-prof", "flame").lines()
+        assertTrue(
+            refused(*jars, "NoopBenchmark.hello$", "-prof", "flame:event=bogus")
+                .startsWith("compare: flame: event must be one of cpu, wall"),
+        )
         assertEquals(
-            "compare: -prof: fork by fork (--mode forks), as a live comparison does not profile its servers yet",
+            "compare: -prof gc: a live comparison profiles its servers with flame only; --mode forks runs JMH's",
+            refused(*jars, "--mode", "live", "NoopBenchmark.hello$", "-prof", "gc"),
+        )
+        // A live -prof flame takes no --forks.
+        assertEquals(
+            "compare: --forks is for --mode forks; a live run has --pairs and --budget",
+            refused(*jars, "--forks", "4", "NoopBenchmark.hello$", "-prof", "flame"),
+        )
+        // Without --mode, another profiler measures fork by fork (which takes --forks), and says so first.
+        val profiled = refusedSaying(*jars, "--forks", "3", "NoopBenchmark.hello$", "-prof", "gc").lines()
+        assertEquals(
+            "compare: -prof gc: a live comparison profiles its servers with flame only: fork by fork (--mode forks)",
             profiled[0],
         )
         assertTrue(profiled[1].startsWith("compare: --forks 3: must be even"), profiled[1])

@@ -220,6 +220,29 @@ class PullRequestCommentTest {
     }
 
     @Test
+    fun `a live run's profiles give each side's top frames, their graphs and the differential graph`(
+        @TempDir dir: File,
+    ) {
+        val artifacts = artifacts(dir, comparison(1.0))
+        val profiles = File(artifacts, "forks/live-1/profiles")
+        for ((side, stacks) in listOf("base" to baseStacks, "head" to headStacks)) {
+            File(profiles, side).mkdirs()
+            File(profiles, "$side/cpu.collapsed").writeText(stacks)
+            File(profiles, "$side/cpu.html").writeText("<html></html>")
+        }
+        File(profiles, "cpu-diff.html").writeText("<html></html>")
+        val text = comment(artifacts, "--service-jar", serviceJar(dir).path)
+        assertTrue(text.contains("Every server sampled from the end of its warmup on (`-prof flame`)"), text)
+        assertTrue(text.contains("\n**head, cpu samples (`forks/live-1/profiles/head/cpu.collapsed`)**: "), text)
+        assertTrue(text.contains("\n**base, cpu samples (`forks/live-1/profiles/base/cpu.collapsed`)**: "), text)
+        assertTrue(text.contains("Your code (`com.example`)"), text)
+        for (graph in listOf("cpu-diff.html", "base/cpu.html", "head/cpu.html")) {
+            assertTrue(text.contains("- `forks/live-1/profiles/$graph`\n"), text)
+        }
+        assertTrue(text.contains("each side's flamegraphs, `live-N/profiles/`"), text)
+    }
+
+    @Test
     fun `an interrupted run's folder gets a comment saying what is there`(@TempDir dir: File) {
         fork(dir, "base-1")
         val text = comment(dir)

@@ -2,6 +2,7 @@ package serverbench.live
 
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.io.TempDir
+import serverbench.profile.ServerProfiles
 import java.io.ByteArrayOutputStream
 import java.io.File
 import java.io.PrintStream
@@ -41,12 +42,18 @@ class LiveMeasurementIT {
         budgetSeconds = 40.0,
     )
 
-    private fun measurement(dir: File, err: PrintStream, plan: LivePlan = this.plan) = LiveMeasurement(
+    private fun measurement(
+        dir: File,
+        err: PrintStream,
+        plan: LivePlan = this.plan,
+        profiles: ServerProfiles? = null,
+    ) = LiveMeasurement(
         mapOf(Side.BASE to spec("base"), Side.HEAD to spec("head")),
         listOf(LiveMeasurement.Config("noop", mapOf(Side.BASE to target, Side.HEAD to target))),
         plan,
         dir,
         err,
+        profiles = profiles,
     )
 
     private fun assertGone(outcome: LiveMeasurement.Outcome) {
@@ -123,6 +130,35 @@ class LiveMeasurementIT {
         assertEquals(setOf(0, 1), outcome.windows.map { it.pair }.toSet())
         val throughput = LiveRow.of("serverbench.benchmarks.NoopBenchmark.hello", emptyMap(), outcome.windows).first()
         assertEquals(2, throughput.ratio?.pairs, said)
+        assertGone(outcome)
+    }
+
+    @Test
+    fun `-prof flame samples every server once warm, and writes each side's graph and their difference`(
+        @TempDir dir: File,
+    ) {
+        val benchmark = "serverbench.benchmarks.NoopBenchmark.hello"
+        val profiles = ServerProfiles("", File(dir, "profiles"), benchmark, mapOf("server" to "netty"))
+        val err = ByteArrayOutputStream()
+        val outcome = measurement(dir, PrintStream(err, true), plan.copy(budgetSeconds = 30.0), profiles).run()
+        val said = err.toString()
+        assertNull(outcome.failure, said)
+        assertFalse(said.contains("flame:"), said)
+        val made = profiles.graphs().map { it.relativeTo(File(dir, "profiles")).path }.toSet()
+        assertEquals(
+            setOf("base/cpu.html", "base/cpu.collapsed", "head/cpu.html", "head/cpu.collapsed", "cpu-diff.html"),
+            made,
+        )
+        for (side in listOf("base", "head")) {
+            val stacks = File(dir, "profiles/$side/cpu.collapsed").readLines()
+            // The request handling itself, not only the event loop's polling; and no load client (it runs here).
+            assertTrue(stacks.any { it.contains("reactor/netty/http/server") }, "$side: ${stacks.take(10)}")
+            assertTrue(stacks.none { it.contains("serverbench/client") }, "$side: the load client's frames")
+            assertEquals(stacks, File(dir, "profiles/$side-0/cpu.collapsed").readLines(), "one process a side")
+            assertTrue(File(dir, "profiles/$side/cpu.html").length() > 10_000)
+            assertTrue(File(dir, "profiles/$side/cpu.txt").readText().contains("from the end of warmup"))
+        }
+        assertTrue(File(dir, "profiles/cpu-diff.html").length() > 10_000)
         assertGone(outcome)
     }
 }
