@@ -95,6 +95,18 @@ class FlameOptions(initLine: String) {
         check(pid != -1L) { "pid must be a process id, was '${set.valueOf(pidSpec)}'" }
     }
 
+    /**
+     * What async-profiler's `start` or `resume` is given for [event]: the engine's event, the interval, and the stack
+     * walking (`vm` for the CPU events and wall unless `cstack` says otherwise). One place for a fork's profiler and a
+     * live comparison's.
+     */
+    fun sampling(event: String): String = buildString {
+        append(",event=${SamplingEngines.profilerEvent(event)}")
+        interval?.let { append(",interval=$it") }
+        val stack = cstack ?: if (event in SamplingEngines.CPU_EVENTS + "wall") "vm" else null
+        stack?.let { append(",cstack=$it") }
+    }
+
     private fun option(name: String, description: String, value: String): OptionSpec<String> =
         parser.accepts(name, description).withRequiredArg().describedAs(value)
 

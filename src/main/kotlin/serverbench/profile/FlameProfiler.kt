@@ -75,14 +75,8 @@ class FlameProfiler(initLine: String) : InternalProfiler {
         if (iterationParams.type != IterationType.MEASUREMENT || running) return
         if (overhead && !Overhead.profiledIteration(measured)) return
         val event = event ?: defaultEvent(benchmarkParams.benchmark).also { event = it }
-        val command = buildString {
-            // resume keeps the samples of the earlier profiled iterations; its options must be given again.
-            append(if (started) "resume" else "start").append(",event=${SamplingEngines.profilerEvent(event)}")
-            options.interval?.let { append(",interval=$it") }
-            val cstack = options.cstack ?: if (event in SamplingEngines.CPU_EVENTS + "wall") "vm" else null
-            cstack?.let { append(",cstack=$it") }
-        }
-        sampler.execute(command)
+        // resume keeps the samples of the earlier profiled iterations; its options must be given again.
+        sampler.execute((if (started) "resume" else "start") + options.sampling(event))
         running = true
         started = true
     }

@@ -9,7 +9,7 @@ import java.time.Instant
  * each server from the end of its generation's warmup to the end of its generation: every measured window, and
  * between them the server idling while another process is driven (for `cpu` that adds only its own background work:
  * an idle server burns little CPU; a `wall` graph counts its idle threads too). Not per window: each command is an
- * attach, measured here at about 0.4 s, which would cost a third of every window's time. Both sides are sampled alike,
+ * attach, which would cost a large share of every window's time (docs/measurements.md). Both sides are sampled alike,
  * so the verdict is measured under the same profiling on both.
  *
  * Each server's samples go to `<dir>/<server>/<event>.collapsed` when its generation ends; [graphs] then sums each
@@ -58,15 +58,8 @@ class ServerProfiles(
     /** Sampling starts on [name]: once its generation is warm, before its first measured window. */
     fun start(name: String) {
         val t = targets[name] ?: return
-        t.sampler.execute(command())
+        t.sampler.execute("start" + options.sampling(event))
         t.started = true
-    }
-
-    private fun command() = buildString {
-        append("start,event=${SamplingEngines.profilerEvent(event)}")
-        options.interval?.let { append(",interval=$it") }
-        val cstack = options.cstack ?: if (event in SamplingEngines.CPU_EVENTS + "wall") "vm" else null
-        cstack?.let { append(",cstack=$it") }
     }
 
     /**
