@@ -78,9 +78,10 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
             windowNanos = TimeUnit.MILLISECONDS.toNanos(WINDOW_MILLIS),
             settleNanos = TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS),
             warmupSeconds = WARMUP_SECONDS,
-            calibrationBlocks = 1,
-            minBlocks = 2,
+            calibrationBlocks = CALIBRATION_BLOCKS,
+            minBlocks = MIN_BLOCKS,
             precision = PRECISION,
+            decidedBeyond = DECIDED_BEYOND,
             budgetSeconds = budget,
         )
         val dir = File(outFile.absoluteFile.parentFile, outFile.nameWithoutExtension)
@@ -103,7 +104,11 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
             err.println("findings: the live measurement failed: $it (windows kept in ${dir.path}/)")
         }
         val blocks = outcome.windows.maxOfOrNull { it.round }?.let { (it + 1) / 2 }
-        val test = LiveRow.test(plan, blocks) + "; stopped: ${outcome.stop}"
+        val test = LiveRow.test(plan, null) + (blocks?.let { ", up to $it blocks a pair" } ?: "") +
+            "; a configuration leaves the rotation once its interval is within ± ${LiveMeasurement.percent(
+                PRECISION,
+            )} " +
+            "or wholly beyond ×${DECIDED_BEYOND.toInt()} either way, the others measured on; stopped: ${outcome.stop}"
         val rows = pairings.withIndex().flatMap { (i, p) ->
             LiveRow.of(p.a.benchmark, p.key, outcome.windows.filter { it.config == i }).map { p to it }
         }
@@ -222,7 +227,21 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         /** One server a side: the main job's minutes hold one warmup, not a comparison's generations of pairs. */
         const val DEFAULT_PAIRS = 1
         const val WARMUP_SECONDS = 60.0
-        const val PRECISION = 0.005
+
+        /**
+         * ± 2.5 %: a configuration whose req/s interval is that narrow leaves the rotation, and the ones still wider
+         * (the CPU rows, whose windows spread most) get its windows; the findings end when none is left.
+         */
+        const val PRECISION = 0.025
+
+        /** A lead beyond 2× either way is told at any width: BlockingIo direct's 15× leaves after [MIN_BLOCKS]. */
+        const val DECIDED_BEYOND = 2.0
+
+        /** Blocks before an interval may end a configuration: at 2 or 3 its spread is itself a guess. */
+        const val MIN_BLOCKS = 4
+
+        /** Two blocks, the fewest whose differences spread: the forecast's material. */
+        const val CALIBRATION_BLOCKS = 2
 
         /** Half-second windows: a round of many configurations then takes seconds, not half a minute. */
         const val WINDOW_MILLIS = 500L

@@ -45,10 +45,11 @@ object Interleaving {
 
     /**
      * Why a generation's measuring stops after [block] blocks a pair, or null to go on: the req/s interval (over
-     * every pair so far) within the precision (from [LivePlan.minBlocks]), its deadline (which another block, ending
-     * at [nextEnds], would pass: [share] for a generation before the last, the budget for the last), or the cap. The
-     * rule reads the interval's width, never where it lies, so it cannot steer the verdict; WindowStatisticsTest
-     * simulates the level it keeps. Only the last generation's stop ends the run: an earlier one's moves on to the
+     * every pair so far) done ([done]), its deadline (which another block, ending at [nextEnds], would pass: [share]
+     * for a generation before the last, the budget for the last), or the cap. The precision rule reads the interval's
+     * width, never where it lies, so it cannot steer the verdict; WindowStatisticsTest simulates the level it keeps
+     * (the findings' [LivePlan.decidedBeyond] reads where it lies, but only so far from 1 that no verdict turns on it).
+     * Only the last generation's stop ends the run: an earlier one's moves on to the
      * next generation's fresh pairs, which the process luck needs.
      */
     fun stopReason(
@@ -58,8 +59,7 @@ object Interleaving {
         nextEnds: Double,
         share: Double? = null,
     ): String? = when {
-        block >= plan.minBlocks && ratio != null && ratio.halfWidth <= plan.precision ->
-            "req/s within ± ${LiveMeasurement.percent(plan.precision)} (--precision) after $block blocks a pair"
+        done(plan, block, ratio) != null -> "${done(plan, block, ratio)} after $block blocks a pair"
 
         share != null && nextEnds > share ->
             "this generation's share of the --budget is spent, after $block blocks a pair"
@@ -70,6 +70,27 @@ object Interleaving {
         block >= plan.maxBlocks -> "$block blocks a pair, the most a run takes"
 
         else -> null
+    }
+
+    /**
+     * Why a configuration's req/s interval ([ratio], after [block] blocks a pair) needs no more windows, or null: from
+     * [LivePlan.minBlocks], its half-width within the precision, or, where the plan has [LivePlan.decidedBeyond], the
+     * whole interval beyond that factor either way (a 15× lead need not be pinned to ± 1 % to be told). Either reads
+     * the interval only after minBlocks, when its spread is itself estimated well enough to judge by.
+     */
+    fun done(plan: LivePlan, block: Int, ratio: WindowStatistics.Ratio?): String? {
+        if (block < plan.minBlocks || ratio == null) return null
+        val beyond = plan.decidedBeyond
+        return when {
+            ratio.halfWidth <= plan.precision -> "req/s within ± ${LiveMeasurement.percent(
+                plan.precision,
+            )} (--precision)"
+
+            beyond != null && (ratio.low > beyond || ratio.high < 1 / beyond) ->
+                "req/s interval wholly beyond ×${LiveMeasurement.fmt(beyond)} either way"
+
+            else -> null
+        }
     }
 
     /**

@@ -334,10 +334,13 @@ class LiveMeasurement(
     }
 
     /**
-     * [generation]'s blocks until the req/s interval (every pair so far) is within the precision, the generation's
-     * share of the budget is spent ([Interleaving.share], each later generation's [overhead] set aside), or
-     * [LivePlan.maxBlocks]. The first generation's first [LivePlan.calibrationBlocks] blocks also give the forecast
-     * ([calibrate], said to [forecast]), which sets how many generations the budget holds; no rule stops it before.
+     * [generation]'s blocks until the req/s interval (every pair so far) of every configuration is within the
+     * precision, the generation's share of the budget is spent ([Interleaving.share], each later generation's
+     * [overhead] set aside), or [LivePlan.maxBlocks]. A configuration whose interval is done ([Interleaving.done])
+     * leaves the rotation, its windows kept, so the ones still wide get its time: on the main job's findings the
+     * blocking configurations settle in a few blocks while the CPU ones need every window they can get. The first
+     * generation's first [LivePlan.calibrationBlocks] blocks also give the forecast ([calibrate], said to [forecast]),
+     * which sets how many generations the budget holds; no rule stops it before.
      */
     private fun measure(
         procs: List<Proc>,
@@ -352,9 +355,13 @@ class LiveMeasurement(
         var previous: List<Proc> = emptyList()
         var lastLine = begun
         var block = 0
+        // Each generation's pairs need their own blocks, so every configuration starts this generation in the rotation.
+        val active = configs.indices.toMutableSet()
         while (true) {
+            val driven = procs.filter { it.config in active }
+            val blockBegun = clock()
             for (round in 2 * block..2 * block + 1) {
-                previous = order(procs, round, previous)
+                previous = order(driven, round, previous)
                 windows += rounds(previous, round, "measure") { clock() - begun }
             }
             block++
@@ -365,19 +372,65 @@ class LiveMeasurement(
                 forecast(line)
                 share = Interleaving.share(plan, generations, generation, begun, overhead)
             }
-            // The widest configuration's: each must reach the precision.
-            val ratio = configs.indices.map { c ->
+            val ratios = configs.indices.associateWith { c ->
                 WindowStatistics.ratio(windows.filter { it.config == c }, Metrics.THROUGHPUT)
-            }.let { all -> if (all.any { it == null }) null else all.maxBy { it!!.halfWidth } }
+            }
+            val wasDriven = active.size
+            leave(active, block, ratios)
+            val ratio = widest(if (active.isEmpty()) configs.indices else active, ratios)
             val now = clock()
-            val reason = Interleaving.stopReason(plan, block, ratio, now + (now - begun) / block, share)
+            // The next block: as long as this one, for the configurations that stay in the rotation.
+            val next = now + (now - blockBegun) * active.size / wasDriven
+            val reason = if (active.isEmpty()) {
+                ended(block, ratio)
+            } else {
+                Interleaving.stopReason(plan, block, ratio, next, share)
+            }
             if (reason != null || now - lastLine >= PROGRESS_SECONDS) {
                 lastLine = now
-                val next = reason ?: "going on"
-                err.println("live: $block blocks a pair, ${Math.round(now)} s: ${progress(ratio)}; $next")
+                err.println("live: ${progressLine(block, now, ratio, active.size)}; ${reason ?: "going on"}")
             }
             if (reason != null) return reason
         }
+    }
+
+    /** The widest interval of [of]'s configurations (each must reach the precision); null until each has one. */
+    private fun widest(of: Iterable<Int>, ratios: Map<Int, WindowStatistics.Ratio?>) =
+        of.map { ratios[it] }.let { all ->
+            if (all.any { it == null }) null else all.maxBy { it!!.halfWidth }
+        }
+
+    private fun progressLine(block: Int, now: Double, ratio: WindowStatistics.Ratio?, active: Int): String {
+        val left = if (configs.size > 1 &&
+            active > 0
+        ) {
+            " (the widest of the $active configurations in the rotation)"
+        } else {
+            ""
+        }
+        return "$block blocks a pair, ${Math.round(now)} s: ${progress(ratio)}$left"
+    }
+
+    /** The configurations of [active] whose interval is done after [block] blocks, out of it, each said in a line. */
+    private fun leave(active: MutableSet<Int>, block: Int, ratios: Map<Int, WindowStatistics.Ratio?>) {
+        val leaving = active.filter { Interleaving.done(plan, block, ratios[it]) != null }
+        if (configs.size > 1) {
+            leaving.forEach { c ->
+                err.println(
+                    "live: ${configs[c].name} leaves the rotation after $block blocks a pair: " +
+                        "${progress(ratios[c])}, ${Interleaving.done(plan, block, ratios[c])}",
+                )
+            }
+        }
+        active -= leaving.toSet()
+    }
+
+    /** Why a generation ended once every configuration's interval is done ([ratio]: the widest). */
+    private fun ended(block: Int, ratio: WindowStatistics.Ratio?): String = if (configs.size > 1) {
+        "every configuration's req/s interval done (within ± ${percent(plan.precision)}" +
+            (plan.decidedBeyond?.let { " or wholly beyond ×${fmt(it)}" } ?: "") + ") after $block blocks a pair"
+    } else {
+        "${Interleaving.done(plan, block, ratio)} after $block blocks a pair"
     }
 
     private fun progress(ratio: WindowStatistics.Ratio?) = ratio?.let {

@@ -39,6 +39,12 @@ data class LivePlan(
     val maxBlocks: Int = 400,
     /** The req/s interval's half-width (a share) that ends a run. */
     val precision: Double = 0.01,
+    /**
+     * A configuration whose req/s interval lies wholly beyond this factor (or its inverse) is done, however wide
+     * ([Interleaving.done]); null: only the precision ends one. The main job's findings set it: a 15× lead needs no
+     * more windows, and the CPU configurations beside it get them.
+     */
+    val decidedBeyond: Double? = null,
     /** The whole run's time, servers' start included, that no further block may pass. */
     val budgetSeconds: Double = 540.0,
     /** How long a server may take to listen. */

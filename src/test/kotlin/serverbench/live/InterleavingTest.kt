@@ -3,6 +3,8 @@ package serverbench.live
 import org.junit.jupiter.api.Test
 import kotlin.random.Random
 import kotlin.test.assertEquals
+import kotlin.test.assertNotNull
+import kotlin.test.assertNull
 import kotlin.test.assertTrue
 
 /** The order of a live measurement's windows: couples side by side, every block a mirror, sides balanced. */
@@ -51,5 +53,31 @@ class InterleavingTest {
             previous = order
         }
         assertTrue(headFirst in 30..70, "head first in $headFirst of 100 blocks")
+    }
+
+    private fun ratio(ratio: Double, halfWidth: Double) = WindowStatistics.Ratio(
+        ratio,
+        ratio / (1 + halfWidth),
+        ratio * (1 + halfWidth),
+        blocks = 8,
+        pairs = 1,
+        standardError = 0.01,
+        degreesOfFreedom = 7.0,
+        processSpread = 0.0,
+    )
+
+    @Test
+    fun `an interval is done within the precision or wholly beyond the decided factor, not before the least blocks`() {
+        val plan = LivePlan(minBlocks = 4, precision = 0.025, decidedBeyond = 2.0)
+        assertNull(Interleaving.done(plan, 3, ratio(1.0, 0.01)), "before minBlocks")
+        assertEquals("req/s within ± 2.5 % (--precision)", Interleaving.done(plan, 4, ratio(1.0, 0.02)))
+        assertNull(Interleaving.done(plan, 4, ratio(1.1, 0.05)), "wide and near 1")
+        assertNotNull(Interleaving.done(plan, 4, ratio(15.0, 0.2)), "15×: low above 2")
+        assertNotNull(Interleaving.done(plan, 4, ratio(0.1, 0.2)), "÷ 10: high below ½")
+        assertNull(Interleaving.done(plan, 4, ratio(2.1, 0.2)), "low 1.75 is not beyond 2")
+        assertNull(
+            Interleaving.done(plan.copy(decidedBeyond = null), 4, ratio(15.0, 0.2)),
+            "only the precision ends one",
+        )
     }
 }

@@ -90,6 +90,39 @@ class LiveMeasurementIT {
     }
 
     @Test
+    fun `a configuration whose interval is done leaves the rotation, and the others get its windows`(
+        @TempDir dir: File,
+    ) {
+        // The same servers' 20 ms delay on one connection (about 50 req/s) against their hello on eight (thousands): a
+        // lead far beyond 1.5× either way on the busiest machine, told in a few blocks.
+        val slow = LiveTarget.of(
+            "serverbench.benchmarks.DelayBenchmark.delay",
+            mapOf("server" to "netty", "concurrency" to "1", "delayMs" to "20"),
+            served = false,
+        )
+        val err = ByteArrayOutputStream()
+        val outcome = LiveMeasurement(
+            mapOf(Side.BASE to spec("base"), Side.HEAD to spec("head")),
+            listOf(
+                LiveMeasurement.Config("same", mapOf(Side.BASE to target, Side.HEAD to target)),
+                LiveMeasurement.Config("lead", mapOf(Side.BASE to target, Side.HEAD to slow)),
+            ),
+            plan.copy(decidedBeyond = 1.5),
+            dir,
+            PrintStream(err, true),
+        ).run()
+        val said = err.toString()
+        assertNull(outcome.failure, said)
+        assertTrue(said.contains("live: lead leaves the rotation after"), said)
+        assertTrue(said.contains("wholly beyond ×1.500 either way"), said)
+        // The A/A's interval never reaches a precision of 0.01 %: it measures to the budget, past the lead's last window.
+        assertTrue(outcome.stop.contains("--budget"), outcome.stop)
+        val lastRound = { c: Int -> outcome.windows.filter { it.config == c }.maxOf { it.round } }
+        assertTrue(lastRound(1) + 2 <= lastRound(0), "lead to round ${lastRound(1)}, same to ${lastRound(0)}")
+        assertGone(outcome)
+    }
+
+    @Test
     fun `a stop asked from another thread ends after the running window, every window kept`(@TempDir dir: File) {
         val m = measurement(dir, PrintStream(ByteArrayOutputStream(), true))
         val stopper = Thread {
