@@ -30,12 +30,23 @@ object Findings {
         val jdk = runs.map { it.jdkVersion }.filter { it.isNotEmpty() }.distinct().joinToString("/")
     }
 
-    /** The Findings section (a heading, the conditions, a line or two per group), or "" when no run was given. */
-    fun markdown(runs: List<BenchmarkResult>): String {
+    /**
+     * The Findings section (a heading, the conditions, a line or two per group), or "" when no run was given. After
+     * [live] findings it says which to believe where the two disagree: a newcomer read both and could not tell.
+     */
+    fun markdown(runs: List<BenchmarkResult>, live: Boolean = false): String {
         if (runs.isEmpty()) return ""
         val groups = groups(runs)
         val shared = Shared(groups)
-        val out = StringBuilder("\n## Findings\n\n")
+        val heading = if (live) "Findings of the rows, fork by fork" else "Findings"
+        val out = StringBuilder("\n## $heading\n\n")
+        if (live) {
+            out.append(
+                "These rows ran one fork after another, so the machine's drift over minutes lies between them " +
+                    "too: where a line here and the live findings above disagree, the live ones hold (both stacks " +
+                    "measured in the same minutes). ",
+            )
+        }
         out.append("Conditions: ${conditions(groups, runs, shared).joinToString("; ")}. ")
         out.append(ForkAllowance.RULE).append("\n\n")
         for ((family, inFamily) in groups.groupBy { it.family }) familyLines(family, inFamily, shared, out)

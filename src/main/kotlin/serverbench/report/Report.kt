@@ -38,7 +38,7 @@ object Report {
         out.append("\n")
         if (base != null) BaselinePairs.clientThreads(head, base)?.let { out.append("\n$it\n") }
         // Not against a baseline: that report asks what a change did, and verdicts on the head alone would read as its.
-        if (base == null) out.append(links.live).append(Findings.markdown(head))
+        if (base == null) out.append(links.live).append(Findings.markdown(head, live = links.live.isNotEmpty()))
         out.append(CapacityReport.markdown(head, links.capacity))
         val baseByKey = base?.associateBy { it.key } ?: emptyMap()
         for ((family, all) in head.groupBy { it.family }.toSortedMap()) {

@@ -475,6 +475,16 @@ class FindingsTest {
         assertFalse(Report.markdown(quickLike, "quick.json", quickLike, "base.json").contains("Findings"))
     }
 
+    @Test
+    fun `after live findings the rows' findings say they were measured fork by fork, and which to believe`() {
+        val live = Report.Links(live = "\n## Findings, measured live: tomcat ÷ netty\n\n- **Cpu direct**: …\n")
+        val md = Report.markdown(quickLike, "quick.json", null, null, live)
+        val rows = md.indexOf("\n## Findings of the rows, fork by fork\n")
+        assertTrue(rows > md.indexOf("## Findings, measured live"), md)
+        assertTrue(md.contains("where a line here and the live findings above disagree, the live ones hold"), md)
+        assertFalse(md.contains("\n## Findings\n"), md)
+    }
+
     private companion object {
         /** What the findings call beyond noise, said once under the conditions. */
         const val NOISE = "\"Beyond noise\" counts forks: a row is one fork, and forks of one configuration differ " +
