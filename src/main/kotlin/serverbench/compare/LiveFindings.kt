@@ -92,6 +92,7 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
             plan,
             dir,
             err,
+            ratioName = "${values[0]} ÷ ${values[1]}",
         )
         err.println(
             "findings: ${values[0]} ÷ ${values[1]} of ${pairings.size} configurations, live at once " +

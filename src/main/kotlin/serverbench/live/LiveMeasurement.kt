@@ -34,6 +34,8 @@ class LiveMeasurement(
     private val random: Random = Random.Default,
     /** `-prof flame`'s: every server sampled once warm, to the end of its generation ([ServerProfiles]). */
     private val profiles: ServerProfiles? = null,
+    /** How the lines name head ÷ base: the findings' "tomcat ÷ netty". */
+    private val ratioName: String = "head ÷ base",
 ) {
     /** One side: how one of its server processes starts (given its log file). */
     class Spec(val label: String, val command: (log: File) -> List<String>)
@@ -315,7 +317,7 @@ class LiveMeasurement(
         }
         val first = "${plan.calibrationBlocks} block${if (plan.calibrationBlocks == 1) "" else "s"}"
         return "calibration, now, over the first $first (they count as any other): one window's req/s spreads by " +
-            "${percent(windowSpread)} (sd within a process), a block's head ÷ base by ${percent(spread)}; at " +
+            "${percent(windowSpread)} (sd within a process), a block's $ratioName by ${percent(spread)}; at " +
             "$blocks blocks a pair$generationsSaid, ${String.format(Locale.ROOT, "%.0f", blockSeconds)} s a block, " +
             "the windows alone would let these settings show a change of about ± ${percent(half)} in req/s (the " +
             "95 % interval's half-width; a process's own luck, which the pairs carry, adds to it), in about " +
@@ -434,7 +436,7 @@ class LiveMeasurement(
     }
 
     private fun progress(ratio: WindowStatistics.Ratio?) = ratio?.let {
-        "req/s head ÷ base ${fmt(it.ratio)} [${fmt(it.low)}, ${fmt(it.high)}], ± ${percent(it.halfWidth)}" +
+        "req/s $ratioName ${fmt(it.ratio)} [${fmt(it.low)}, ${fmt(it.high)}], ± ${percent(it.halfWidth)}" +
             if (it.pairs > 1) " (${it.pairs} pairs)" else ""
     } ?: "no interval yet"
 
