@@ -144,7 +144,24 @@ class SuitesTest {
      * The launcher's command line as `scripts/bench` [args] builds it: a copy of the script beside a stand-in jar and
      * a java that only records its arguments, so nothing runs.
      */
-    private fun launcherArgs(dir: File, vararg args: String): List<String> {
+    @Test
+    fun `before the rows start, a suite with findings says the time they add, which the jar's estimate leaves out`(
+        @TempDir dir: File,
+    ) {
+        val said = fakeRun(dir, "quick").first
+        assertTrue(
+            said.contains(
+                "bench: after the rows, up to 150s more for the findings measured live (server=tomcat,netty)",
+            ),
+            said,
+        )
+        assertTrue(!fakeRun(dir, "capacity").first.contains("findings measured live"))
+    }
+
+    private fun launcherArgs(dir: File, vararg args: String): List<String> = fakeRun(dir, *args).second
+
+    /** scripts/bench on a fake `java` that records its arguments: what the script said, and the launcher's command. */
+    private fun fakeRun(dir: File, vararg args: String): Pair<String, List<String>> {
         val script = File(dir, "scripts/bench")
         if (!script.exists()) {
             script.parentFile.mkdirs()
@@ -159,12 +176,12 @@ class SuitesTest {
             writeText("#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" >> '${recorded.path}'\n")
             setExecutable(true)
         }
-        runProcess(
+        val run = runProcess(
             listOf("bash", script.path) + args,
             env = mapOf("JAVA_HOME" to java.parentFile.parentFile.path),
             mergeErr = true,
         )
         // The first recorded command is the launcher's; the report's (-cp … ReportMain) follows only with results.
-        return recorded.readLines().takeWhile { it != "-rff" }
+        return run.stdout to recorded.readLines().takeWhile { it != "-rff" }
     }
 }
