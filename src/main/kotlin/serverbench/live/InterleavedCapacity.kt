@@ -35,9 +35,9 @@ class InterleavedCapacity(
     private val sides: Int,
     private val plan: Plan,
     private val random: Random,
-    private val step: (side: Int, rate: Double) -> CapacityStep,
     /** Asked before each step: true ends every search there (an interrupt), keeping every step and repeat so far. */
     private val stopped: () -> Boolean = { false },
+    private val step: (side: Int, rate: Double) -> CapacityStep,
 ) {
     class Plan(
         val limits: CapacitySearch.Limits,
