@@ -37,11 +37,11 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
     private class Args(val name: String, val values: List<String>, val out: File, val jmh: List<String>)
 
     private fun parse(args: List<String>): Args {
-        val sides = requireNotNull(args.valueOf("--sides")) { "--sides name=a,b is missing" }
-        val out = requireNotNull(args.valueOf("--out")?.let(::File)) { "--out file is missing" }
+        val sides = requireNotNull(args.ownValue("--sides")) { "--sides name=a,b is missing" }
+        val out = requireNotNull(args.ownValue("--out")?.let(::File)) { "--out file is missing" }
         val name = sides.substringBefore('=')
         var values = sides.substringAfter('=', "").split(',').filter { it.isNotEmpty() }
-        var jmh = args.withoutOptions()
+        var jmh = args.withoutOwn(OWN)
         // A -p of the sides' parameter narrows the sides to its values (`scripts/bench capacity -p server=tomcat`).
         val narrowed = jmh.indices.filter { jmh[it] == "-p" && jmh.getOrNull(it + 1)?.startsWith("$name=") == true }
         if (narrowed.isNotEmpty()) {
@@ -270,19 +270,6 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
             "capacity: $why (usage: LiveCapacityMain --sides name=a[,b] --out file.json <regex> [-p ...])",
         )
         return 2
-    }
-
-    private fun List<String>.valueOf(option: String): String? = indexOf(option).takeIf {
-        it >= 0
-    }?.let { getOrNull(it + 1) }
-
-    private fun List<String>.withoutOptions(): List<String> {
-        val out = ArrayList<String>()
-        var i = 0
-        while (i < size) {
-            if (this[i] in OWN) i += 2 else out += this[i++]
-        }
-        return out
     }
 
     private companion object {

@@ -41,18 +41,18 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
     )
 
     private fun parse(args: List<String>): Args {
-        val sides = requireNotNull(args.valueOf("--sides")) { "--sides name=a,b is missing" }
-        val out = requireNotNull(args.valueOf("--out")?.let(::File)) { "--out file is missing" }
-        val budget = args.valueOf("--budget")?.let {
+        val sides = requireNotNull(args.ownValue("--sides")) { "--sides name=a,b is missing" }
+        val out = requireNotNull(args.ownValue("--out")?.let(::File)) { "--out file is missing" }
+        val budget = args.ownValue("--budget")?.let {
             requireNotNull(ForkPlan.seconds(it)) { "--budget $it: such as 150s" }
         }
         val name = sides.substringBefore('=')
         val values = sides.substringAfter('=', "").split(',').filter { it.isNotEmpty() }
         require(name.isNotEmpty() && values.size == 2) { "--sides $sides: one parameter and two values, a,b" }
-        val pairs = args.valueOf("--pairs")?.let { p ->
+        val pairs = args.ownValue("--pairs")?.let { p ->
             requireNotNull(p.toIntOrNull()?.takeIf { it >= 1 }) { "--pairs $p: 1 or more server processes a side" }
         } ?: DEFAULT_PAIRS
-        val jmh = args.withoutOptions()
+        val jmh = args.withoutOwn(OWN)
         require(jmh.isNotEmpty()) { "the benchmark regex is missing" }
         return Args(name, values, out, budget ?: DEFAULT_BUDGET_SECONDS, pairs, jmh)
     }
@@ -156,19 +156,6 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
                 "[JMH -p options]",
         )
         return 2
-    }
-
-    private fun List<String>.valueOf(option: String): String? = indexOf(option).takeIf {
-        it >= 0
-    }?.let { getOrNull(it + 1) }
-
-    private fun List<String>.withoutOptions(): List<String> {
-        val out = ArrayList<String>()
-        var i = 0
-        while (i < size) {
-            if (this[i] in OWN) i += 2 else out += this[i++]
-        }
-        return out
     }
 
     private companion object {

@@ -1,8 +1,6 @@
 package serverbench.report
 
-import tools.jackson.core.JacksonException
 import tools.jackson.databind.JsonNode
-import tools.jackson.databind.json.JsonMapper
 import java.io.File
 import java.util.Locale
 
@@ -17,12 +15,8 @@ object LiveCapacityReport {
 
     /** Its markdown section, or "" without one. */
     fun markdown(file: File): String {
-        if (!file.isFile) return ""
-        val root = try {
-            JsonMapper.builder().build().readTree(file)
-        } catch (e: JacksonException) {
-            return "\n## Capacity, measured live\n\n${file.name} could not be read: ${e.originalMessage}\n"
-        }
+        val (read, instead) = LiveFindingsReport.read(file, "Capacity, measured live")
+        val root = read ?: return instead
         val rows = root["rows"]?.takeIf { it.isArray } ?: return ""
         val sb = StringBuilder("\n## Capacity at ${root.text("objective")}, measured live\n\n")
         sb.append("${root.text("test")}. Every server ran at once, each in a process of its own, one load client ")
