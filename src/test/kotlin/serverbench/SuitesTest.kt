@@ -13,7 +13,8 @@ import kotlin.test.assertTrue
  * for that).
  */
 class SuitesTest {
-    private val keys = setOf("description", "duration", "benchmarks", "params", "properties", "timing", "findings")
+    private val keys =
+        setOf("description", "duration", "benchmarks", "params", "properties", "timing", "findings", "capacity")
 
     /** name -> key -> value, as scripts/bench reads the files (a line starting with a space continues the one above).
      * */
@@ -81,7 +82,7 @@ class SuitesTest {
                 "(or a path to a .suite file)",
             listOf(unknownKey.path) to
                 "scripts/bench: ${unknownKey.path}:1: unknown key 'benchmark'; keys: description, " +
-                "duration, benchmarks, params, properties, timing, findings",
+                "duration, benchmarks, params, properties, timing, findings, capacity",
             listOf(noRegex.path) to "scripts/bench: ${noRegex.path}: no 'benchmarks:' line (the JMH benchmark regex)",
             listOf(File(dir, "missing.suite").path) to
                 "scripts/bench: no suite file '${File(dir, "missing.suite").path}'",
@@ -122,7 +123,9 @@ class SuitesTest {
         val values = launcher.zipWithNext().filter { it.first == "-p" }.map { it.second }
         assertEquals(listOf("objective=p99:250ms"), values.filter { it.startsWith("objective=") }, "$launcher")
         assertEquals(listOf("limit=10000", "cpus=1", "server=tomcat"), values.filterNot { it.startsWith("objective") })
-        val regex = Regex(launcher[launcher.indexOf("-jar") + 2])
+        // The capacity suite's rows are live searches: LiveCapacityMain, its sides from the suite's capacity: line.
+        assertEquals(listOf("--sides", "server=tomcat,netty"), launcher.dropWhile { it != "--sides" }.take(2))
+        val regex = Regex(launcher[regexAt(launcher)])
         val names = listOf("CpuBenchmark.direct", "CpuBenchmark.completableFuture", "NoopBenchmark.direct")
             .map { "serverbench.benchmarks.$it" }
         assertEquals(listOf(names[0]), names.filter { regex.containsMatchIn(it) }, regex.pattern)
@@ -139,6 +142,10 @@ class SuitesTest {
         assertTrue(rows.none { outside.containsMatchIn(it) }, outside.pattern)
         assertTrue(!outside.containsMatchIn("serverbench.benchmarks.NoopBenchmark.hello"), outside.pattern)
     }
+
+    /** Where the regex is: after the jar for the launcher, after the output file for a live capacity. */
+    private fun regexAt(command: List<String>) =
+        if ("-jar" in command) command.indexOf("-jar") + 2 else command.indexOf("--out") + 2
 
     /**
      * The launcher's command line as `scripts/bench` [args] builds it: a copy of the script beside a stand-in jar and

@@ -1,20 +1,14 @@
 package serverbench.benchmarks
 
-import serverbench.client.LoadFailure
 import serverbench.client.LoadGroup
 import serverbench.client.Properties
-import serverbench.metrics.BudgetReport
 import serverbench.metrics.CapacitySearch
 import serverbench.metrics.CapacityStep
 import serverbench.metrics.Figure
-import serverbench.metrics.Guards
-import serverbench.metrics.IterationReport
-import serverbench.metrics.ResourceReport
 import serverbench.metrics.RunFiles
 import serverbench.params.Objective
 import tools.jackson.databind.json.JsonMapper
 import java.time.Duration
-import java.util.concurrent.TimeUnit
 import serverbench.metrics.MetricCatalogue as M
 
 /**
@@ -27,19 +21,11 @@ import serverbench.metrics.MetricCatalogue as M
 internal class CapacityRun(
     private val objective: Objective,
     /** The server's figures around each step (its CPU, the machine's: the clientSaturated guard reads them). */
-    private val meter: StepMeter,
+    private val meter: OpenLoopStep.StepMeter,
     private val open: (Double) -> LoadGroup,
     private val stepLength: Duration = Duration.ofSeconds(stepSeconds()),
 ) {
-    /** What runs around each step's window, as around a measured iteration; a family's own checks included. */
-    interface StepMeter {
-        fun begin(group: LoadGroup)
-
-        fun end(group: LoadGroup): Pair<ResourceReport?, BudgetReport?>
-    }
-
-    /** Late answers count up to this long after the window (longer than the objective, so a miss shows as one). */
-    private val drainWait = Duration.ofMillis(maxOf(1_000L, 2 * objective.limitMillis.toLong()))
+    private val step = OpenLoopStep(objective, meter, open, stepLength)
 
     /** Searches from [start] req/s (the warmup's closed-loop rate ÷ 4 unless set); prints each step. */
     fun search(
@@ -60,71 +46,19 @@ internal class CapacityRun(
                 stepLength.seconds,
             ),
         )
-        val outcome = CapacitySearch(limits, ::step) { s, n -> println(stepLine(s, n, limits.maxSteps)) }.run()
+        val outcome = CapacitySearch(limits, step::run) { s, n -> println(stepLine(s, n, limits.maxSteps)) }.run()
         println("serverbench: capacity for ${objective.describe()}: ${outcome.describe()}")
         write(outcome, benchmark, params)
         return outcome
     }
 
-    /** One fixed-rate window on a new group, its late answers waited for, then judged. */
-    private fun step(rate: Double): CapacityStep {
-        val group = open(rate)
-        try {
-            return measured(group, rate)
-        } catch (e: LoadFailure) {
-            // Over the failure tolerance, or nothing answered: the server did not serve this rate.
-            return CapacityStep(
-                rate, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1, 0,
-                CapacityStep.Verdict.MISSED, "the load failed: ${e.message}",
-            )
-        } finally {
-            // The server's backlog must be gone before the next step starts.
-            runCatching { group.drain(QUIET_WAIT) }
-            group.close()
-        }
-    }
-
-    private fun measured(group: LoadGroup, rate: Double): CapacityStep {
-        group.beginIteration(stepLength)
-        meter.begin(group)
-        val start = System.nanoTime()
-        val nanos = stepLength.toNanos()
-        do group.next() while (System.nanoTime() - start < nanos)
-        val waited = System.nanoTime()
-        val unanswered = group.drain(drainWait)
-        val waitMicros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - waited)
-        val report = group.endIteration()
-        val (resources, budget) = meter.end(group)
-        // The client at its own limit voids a step; a busy machine alone does not: client and server share the cores
-        // here whatever the rate, and a step that misses because of it says so in the server's figures.
-        val saturated = Guards.clientBottleneck(IterationReport(report, resources, budget = budget))
-        val figures = CapacityStep.Figures(
-            rate, stepLength.toNanos() / 1e9, report.latencyMicros, report.successes, report.failures.total,
-            unanswered, waitMicros, report.scheduled, report.late, report.capReached, saturated,
-        )
-        return CapacityStep.judge(objective, figures)
-    }
-
-    private fun stepLine(s: CapacityStep, n: Int, most: Int): String {
-        val verdict = when (s.verdict) {
-            CapacityStep.Verdict.MET -> "met"
-            CapacityStep.Verdict.MISSED -> "missed: ${s.why}"
-            CapacityStep.Verdict.CLIENT -> "does not count: ${s.why}"
-        }
-        return "serverbench: capacity step %d (of at most %d): %s req/s: p50 %.1f ms, p99 %.1f ms, %d errors: %s"
-            .format(n, most, CapacitySearch.rateText(s.rate), s.p50Millis, s.p99Millis, s.errors, verdict)
-    }
+    private fun stepLine(s: CapacityStep, n: Int, most: Int): String =
+        "serverbench: capacity step %d (of at most %d): %s".format(n, most, s.describe())
 
     /** The steps beside the result file (`capacity-pid<N>.json`), for the report's chart. */
     private fun write(outcome: CapacitySearch.Outcome, benchmark: String, params: Map<String, String>) {
         val file = RunFiles.forkFile(benchmark, params, CAPACITY_FILE, "json") ?: return
-        val steps = outcome.steps.map {
-            mapOf(
-                "rate" to it.rate, "sentRate" to it.sentRate, "servedRate" to it.servedRate,
-                "p50Ms" to it.p50Millis, "p99Ms" to it.p99Millis, "objectiveMs" to it.objectiveMillis,
-                "errors" to it.errors, "unanswered" to it.unanswered, "verdict" to it.verdict.name, "why" to it.why,
-            )
-        }
+        val steps = outcome.steps.map { it.fields() }
         val json = mapOf(
             "objective" to objective.text, "percentile" to objective.percentile, "limitMs" to objective.limitMillis,
             "kind" to outcome.kind.name, "low" to outcome.low, "high" to outcome.high, "why" to outcome.why,
@@ -136,6 +70,9 @@ internal class CapacityRun(
 
     companion object {
         const val CAPACITY_FILE = "capacity"
+
+        /** The ladder's first rate is the warm server's closed-loop req/s ÷ this: its first steps meet with room. */
+        const val START_DIVISOR = 4.0
         const val STEP_PROPERTY = CapacitySearch.STEP_PROPERTY
         const val START_PROPERTY = "serverbench.capacity.startRate"
         const val MAX_RATE_PROPERTY = "serverbench.capacity.maxRate"
@@ -143,7 +80,6 @@ internal class CapacityRun(
         const val MAX_STEPS_PROPERTY = "serverbench.capacity.maxSteps"
         const val DEFAULT_STEP_SECONDS = 10L
         const val DEFAULT_MAX_STEPS = 16L
-        private val QUIET_WAIT: Duration = Duration.ofSeconds(30)
 
         /** A closed-loop window of [PROBE] on the trial's group: the ladder's seed when there was no warmup. */
         fun closedLoopRate(group: LoadGroup): Double {

@@ -325,12 +325,12 @@ abstract class HttpBenchmark : ProtocolParams() {
         open: (Double) -> LoadGroup,
         params: BenchmarkParams,
     ) {
-        val start = (closedLoopRate ?: CapacityRun.closedLoopRate(closedLoop)) / 4
+        val start = (closedLoopRate ?: CapacityRun.closedLoopRate(closedLoop)) / CapacityRun.START_DIVISOR
         closedLoop.drain()
         closedLoop.close()
         client = null
         val sut = sut!!
-        val meter = object : CapacityRun.StepMeter {
+        val meter = object : OpenLoopStep.StepMeter {
             override fun begin(group: LoadGroup) {
                 sut.beginIteration()
                 iterationStarted(group)

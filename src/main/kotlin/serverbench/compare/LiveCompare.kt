@@ -15,7 +15,6 @@ import serverbench.profile.ServerProfiles
 import java.io.File
 import java.io.PrintStream
 import java.util.concurrent.CountDownLatch
-import java.util.concurrent.TimeUnit
 
 /**
  * `scripts/compare`'s default: every configuration's sides live at once ([LiveMeasurement]), each side's server in
@@ -139,7 +138,11 @@ class LiveCompare(
                 err,
                 profiles = profiles,
             )
-            val outcome = withInterruptHook(measurement) { measurement.run() }
+            val outcome = measurement.withInterruptHook(
+                err,
+                "compare: interrupted: stopping after the running window; every window measured is kept",
+                finished,
+            ) { measurement.run() }
             profiles?.let { notes += graphs(name, it) }
             val found = LiveRow.of(p.base.benchmark, p.key - "benchmark", outcome.windows)
             rows += found
@@ -185,28 +188,6 @@ class LiveCompare(
         return line
     }
 
-    /**
-     * [block] with a shutdown hook that asks [measurement] to stop after its window and waits for it to end (its
-     * servers stopped, its windows kept), then stops whatever still runs.
-     */
-    private fun <T> withInterruptHook(measurement: LiveMeasurement, block: () -> T): T {
-        val done = CountDownLatch(1)
-        val hook = Thread {
-            err.println("compare: interrupted: stopping after the running window; every window measured is kept")
-            measurement.requestStop()
-            if (!done.await(HOOK_WAIT_SECONDS, TimeUnit.SECONDS)) measurement.killAll()
-            // The main thread writes the verdict so far; give it that time before the JVM halts.
-            finished.await(HOOK_WAIT_SECONDS, TimeUnit.SECONDS)
-        }
-        Runtime.getRuntime().addShutdownHook(hook)
-        try {
-            return block()
-        } finally {
-            done.countDown()
-            runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
-        }
-    }
-
     /** Counted down once compare has written what it measured (after an interrupt too). */
     val finished = CountDownLatch(1)
 
@@ -230,8 +211,6 @@ class LiveCompare(
     }
 
     companion object {
-        private const val HOOK_WAIT_SECONDS = 30L
-
         /** Where the pairs' spread is more than half the variance, a line says so: it is the process luck's. */
         private const val PROCESS_SHARE_TO_SAY = 0.5
     }

@@ -2,12 +2,9 @@
 
 package serverbench.compare
 
-import org.openjdk.jmh.runner.options.CommandLineOptions
-import serverbench.launcher.Plan
 import serverbench.live.LiveMeasurement
 import serverbench.live.LivePlan
 import serverbench.live.LiveRow
-import serverbench.live.LiveTarget
 import serverbench.live.Metrics
 import serverbench.live.Side
 import tools.jackson.databind.json.JsonMapper
@@ -44,25 +41,28 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
     )
 
     private fun parse(args: List<String>): Args {
-        val sides = requireNotNull(args.valueOf("--sides")) { "--sides name=a,b is missing" }
-        val out = requireNotNull(args.valueOf("--out")?.let(::File)) { "--out file is missing" }
-        val budget = args.valueOf("--budget")?.let {
+        val sides = requireNotNull(args.ownValue("--sides")) { "--sides name=a,b is missing" }
+        val out = requireNotNull(args.ownValue("--out")?.let(::File)) { "--out file is missing" }
+        val budget = args.ownValue("--budget")?.let {
             requireNotNull(ForkPlan.seconds(it)) { "--budget $it: such as 150s" }
         }
         val name = sides.substringBefore('=')
         val values = sides.substringAfter('=', "").split(',').filter { it.isNotEmpty() }
         require(name.isNotEmpty() && values.size == 2) { "--sides $sides: one parameter and two values, a,b" }
-        val pairs = args.valueOf("--pairs")?.let { p ->
+        val pairs = args.ownValue("--pairs")?.let { p ->
             requireNotNull(p.toIntOrNull()?.takeIf { it >= 1 }) { "--pairs $p: 1 or more server processes a side" }
         } ?: DEFAULT_PAIRS
-        val jmh = args.withoutOptions()
+        val jmh = args.withoutOwn(OWN)
         require(jmh.isNotEmpty()) { "the benchmark regex is missing" }
         return Args(name, values, out, budget ?: DEFAULT_BUDGET_SECONDS, pairs, jmh)
     }
 
     fun run(args: List<String>): Int {
         val (parsed, pairings) = try {
-            parse(args).let { it to pairings(it.jmh, it.name, it.values) }
+            parse(args).let {
+                it to
+                    SuitePairings.of(it.jmh, it.name, it.values, { line -> err.println("findings: $line") })
+            }
         } catch (e: IllegalArgumentException) {
             return usage(e.message ?: "bad options")
         }
@@ -87,7 +87,7 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         val dir = File(outFile.absoluteFile.parentFile, outFile.nameWithoutExtension)
         val first = pairings.first()
         val measurement = LiveMeasurement(
-            mapOf(Side.BASE to spec(first.b), Side.HEAD to spec(first.a)),
+            mapOf(Side.BASE to SuitePairings.spec(first.b), Side.HEAD to SuitePairings.spec(first.a)),
             pairings.map { LiveMeasurement.Config(it.label, mapOf(Side.BASE to it.b, Side.HEAD to it.a)) },
             plan,
             dir,
@@ -119,50 +119,6 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         }.forEach { (p, r) -> out.println(line(p, r, values)) }
         err.println("findings: ${outFile.path} ($test)")
         return if (rows.isEmpty()) 1 else 0
-    }
-
-    /** One configuration: its run on value a (head: the numerator) and on value b (base). */
-    private class Pairing(val a: LiveTarget, val b: LiveTarget, val key: Map<String, String>) {
-        val family: String get() = a.benchmark.substringBeforeLast(
-            '.',
-        ).substringAfterLast('.').removeSuffix("Benchmark")
-        val label: String get() = "$family ${a.method}"
-    }
-
-    private fun pairings(jmh: List<String>, name: String, values: List<String>): List<Pairing> {
-        fun runs(value: String): List<Plan.Run> {
-            val options = CommandLineOptions(*(jmh + listOf("-p", "$name=$value")).toTypedArray())
-            return Plan.runs(options)
-        }
-        val bs = runs(values[1]).associateBy { it.benchmark + it.params.filterKeys { k -> k != name } }
-        val out = ArrayList<Pairing>()
-        for (a in runs(values[0])) {
-            val b = bs[a.benchmark + a.params.filterKeys { it != name }] ?: continue
-            val ta = runCatching { LiveTarget.of(a.benchmark, a.params, served = false) }
-            val tb = runCatching { LiveTarget.of(b.benchmark, b.params, served = false) }
-            if (ta.isFailure || tb.isFailure) {
-                err.println("findings: not measured live: ${(ta.exceptionOrNull() ?: tb.exceptionOrNull())?.message}")
-                continue
-            }
-            out += Pairing(ta.getOrThrow(), tb.getOrThrow(), a.params.filterKeys { it != name })
-        }
-        // One set of servers serves every configuration: those whose servers would differ are measured apart.
-        val server = out.firstOrNull()?.let {
-            setOf(it.a.serveArgs to it.a.properties, it.b.serveArgs to it.b.properties)
-        }
-        val (same, other) = out.partition {
-            setOf(it.a.serveArgs to it.a.properties, it.b.serveArgs to it.b.properties) == server
-        }
-        other.forEach {
-            err.println("findings: not measured live: ${it.label} needs other servers than ${same.first().label}")
-        }
-        return same
-    }
-
-    private fun spec(target: LiveTarget): LiveMeasurement.Spec {
-        val jar = File(LiveFindings::class.java.protectionDomain.codeSource.location.toURI()).path
-        val java = File(System.getProperty("java.home"), "bin/java").path
-        return LiveMeasurement.Spec(target.serveArgs.joinToString(" ")) { target.serveCommand(java, jar, emptyList()) }
     }
 
     private fun line(p: Pairing, r: LiveRow, values: List<String>): String {
@@ -206,19 +162,6 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
                 "[JMH -p options]",
         )
         return 2
-    }
-
-    private fun List<String>.valueOf(option: String): String? = indexOf(option).takeIf {
-        it >= 0
-    }?.let { getOrNull(it + 1) }
-
-    private fun List<String>.withoutOptions(): List<String> {
-        val out = ArrayList<String>()
-        var i = 0
-        while (i < size) {
-            if (this[i] in OWN) i += 2 else out += this[i++]
-        }
-        return out
     }
 
     private companion object {

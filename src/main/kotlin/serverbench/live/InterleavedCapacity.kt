@@ -35,6 +35,8 @@ class InterleavedCapacity(
     private val sides: Int,
     private val plan: Plan,
     private val random: Random,
+    /** Asked before each step: true ends every search there (an interrupt), keeping every step and repeat so far. */
+    private val stopped: () -> Boolean = { false },
     private val step: (side: Int, rate: Double) -> CapacityStep,
 ) {
     class Plan(
@@ -86,7 +88,13 @@ class InterleavedCapacity(
         var stable = true
 
         /** Rates to try, [BARRIER] where a repeat ends; [last] holds the step of the rate before when it resumes. */
-        val rates: Iterator<Double> = iterator { search() }
+        val rates: Iterator<Double> = iterator {
+            search()
+            finished = true
+        }
+
+        /** Its search has ended (with a capacity or the label that says why none). */
+        var finished = false
 
         private suspend fun SequenceScope<Double>.tryRate(rate: Double): CapacityStep {
             yield(rate)
@@ -285,6 +293,7 @@ class InterleavedCapacity(
                 active.shuffled(random)
             }
             for (s in order) {
+                if (stopped()) return interrupted(searches)
                 val rate = s.rates.next()
                 if (rate.isNaN()) {
                     waiting += s
@@ -296,12 +305,35 @@ class InterleavedCapacity(
             }
             round++
         }
-        return searches.map {
-            Side(it.index, it.capacity, it.estimates.toList(), it.steps.toList(), it.label, it.stable)
+        return searches.map(::result)
+    }
+
+    private fun result(it: SideSearch) =
+        Side(it.index, it.capacity, it.estimates.toList(), it.steps.toList(), it.label, it.stable)
+
+    /** Every search as far as it got: its repeats still count in [ratio]; one not ended has no capacity. */
+    private fun interrupted(searches: List<SideSearch>): List<Side> = searches.map { s ->
+        if (!s.finished) {
+            s.label = "interrupted after ${s.steps.size} steps, ${s.estimates.size} searches"
+            s.stable = false
         }
+        result(s)
     }
 
     companion object {
+        /**
+         * The steps a side's search takes where each step's verdict follows the rate (no retreat, no widening past
+         * one spread), from a ladder of [ladderSteps]: the estimate the run prints before it starts. Bisecting a
+         * bracket of width w (a ratio) to the precision takes log2(ln w ÷ ln(1 + precision)) steps.
+         */
+        fun expectedSteps(plan: Plan, ladderSteps: Int): Int {
+            val precision = ln(1 + plan.limits.precision)
+            fun halvings(width: Double) = kotlin.math.ceil(kotlin.math.log2(ln(width) / precision)).toInt()
+            val first = halvings(plan.limits.factor)
+            val repeat = 2 + halvings((1 + plan.spread) / (1 - plan.spread))
+            return ladderSteps + first + (plan.repeats - 1) * repeat + plan.confirmations
+        }
+
         /** Where a side's repeat ends: it waits for the others. */
         private const val BARRIER = Double.NaN
 

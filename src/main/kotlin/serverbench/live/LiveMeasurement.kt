@@ -3,12 +3,12 @@ package serverbench.live
 import serverbench.benchmarks.SteadyWarmup
 import serverbench.client.ClientSettings
 import serverbench.client.LoadGroup
-import serverbench.client.LoadSplit
-import serverbench.params.ClientThreadsParam
 import serverbench.profile.ServerProfiles
 import java.io.File
 import java.io.PrintStream
 import java.util.Locale
+import java.util.concurrent.CountDownLatch
+import java.util.concurrent.TimeUnit
 import kotlin.random.Random
 
 /**
@@ -34,9 +34,27 @@ class LiveMeasurement(
     private val random: Random = Random.Default,
     /** `-prof flame`'s: every server sampled once warm, to the end of its generation ([ServerProfiles]). */
     private val profiles: ServerProfiles? = null,
+    /** What runs on the warm servers instead of the interleaved windows (a capacity search), or null. */
+    private val instead: Warmed? = null,
     /** How the lines name head ÷ base: the findings' "tomcat ÷ netty". */
     private val ratioName: String = "head ÷ base",
 ) {
+    init {
+        require(sides.size == 2 || (instead != null && sides.size == 1)) { "a comparison has two sides" }
+        require(instead == null || plan.generations == 1) { "the servers of one generation are warmed for it" }
+    }
+
+    /**
+     * Another measurement on the warm servers, in place of the windows: their closed-loop clients closed, so its own
+     * load is all they have. Returns why it stopped; [stopped] turns true on an interrupt.
+     */
+    fun interface Warmed {
+        fun run(servers: List<Warm>, stopped: () -> Boolean): String
+    }
+
+    /** One configuration on one warm server: its target, and its last warmup window's req/s (closed loop). */
+    class Warm(val side: Side, val config: Int, val server: LiveServer, val target: LiveTarget, val rate: Double)
+
     /** One side: how one of its server processes starts (given its log file). */
     class Spec(val label: String, val command: (log: File) -> List<String>)
 
@@ -69,6 +87,28 @@ class LiveMeasurement(
     /** From another thread (a shutdown hook): stop after the window that runs, keeping every window measured. */
     fun requestStop() {
         stopRequested = true
+    }
+
+    /**
+     * [block] with a shutdown hook (Ctrl-C) that says [line], asks this measurement to stop after its window (or
+     * step) and waits for it to end (its servers stopped, what it measured kept), then stops whatever still runs; and
+     * then gives the caller until [written] to write what it has before the JVM halts.
+     */
+    fun <T> withInterruptHook(err: PrintStream, line: String, written: CountDownLatch, block: () -> T): T {
+        val done = CountDownLatch(1)
+        val hook = Thread {
+            err.println(line)
+            requestStop()
+            if (!done.await(HOOK_WAIT_SECONDS, TimeUnit.SECONDS)) killAll()
+            written.await(HOOK_WAIT_SECONDS, TimeUnit.SECONDS)
+        }
+        Runtime.getRuntime().addShutdownHook(hook)
+        try {
+            return block()
+        } finally {
+            done.countDown()
+            runCatching { Runtime.getRuntime().removeShutdownHook(hook) }
+        }
     }
 
     /** Every server process still running, stopped: for a hook, when the measuring thread did not get to it. */
@@ -115,16 +155,10 @@ class LiveMeasurement(
             while (generation < generations) {
                 if (stopRequested) throw Interrupted()
                 val begun = clock()
-                servers += startServers(generation)
-                all += servers
-                procs += connect(servers)
-                err.println("live: ${answering(generation, servers)}")
-                servers.forEach { profiles?.attach(it.name, it.jvmPid) }
-                err.println("live: ${warm(procs)}")
-                servers.forEach { profiles?.start(it.name) }
-                if (stopRequested) throw Interrupted()
+                ready(generation, servers, procs, all)
                 if (generation == 0) overhead = clock() - begun
-                stop = measure(procs, windows, generation, overhead) { forecast = it }
+                stop = instead?.let { warmed(it, procs) }
+                    ?: measure(procs, windows, generation, overhead) { forecast = it }
                 stopGeneration(procs, servers)
                 generation++
             }
@@ -157,6 +191,23 @@ class LiveMeasurement(
         )
     }
 
+    /** [generation]'s servers started (also into [all]), connected and warm (then profiled, with `-prof flame`). */
+    private fun ready(
+        generation: Int,
+        servers: MutableList<LiveServer>,
+        procs: MutableList<Proc>,
+        all: MutableList<LiveServer>,
+    ) {
+        servers += startServers(generation)
+        all += servers
+        procs += connect(servers)
+        err.println("live: ${answering(generation, servers)}")
+        servers.forEach { profiles?.attach(it.name, it.jvmPid) }
+        err.println("live: ${warm(procs)}")
+        servers.forEach { profiles?.start(it.name) }
+        if (stopRequested) throw Interrupted()
+    }
+
     private fun answering(generation: Int, servers: List<LiveServer>) =
         (if (generations > 1) "generation ${generation + 1} of $generations: " else "") +
             "${servers.size} servers answer (${servers.joinToString { "${it.name} pid ${it.pid}" }})" +
@@ -173,6 +224,18 @@ class LiveMeasurement(
 
     private class Interrupted : RuntimeException()
 
+    /** [instead] on the warm servers, once their closed-loop clients are closed. */
+    private fun warmed(instead: Warmed, procs: List<Proc>): String {
+        val warm = procs.map {
+            Warm(it.side, it.config, it.server, configs[it.config].targets.getValue(it.side), warmRates[it] ?: 0.0)
+        }
+        procs.forEach { p -> runCatching { p.group.close() } }
+        return instead.run(warm) { stopRequested }
+    }
+
+    /** Each process's last warmup window's req/s. */
+    private val warmRates = HashMap<Proc, Double>()
+
     /** Each configuration's client on each server, its requests checked once first. */
     private fun connect(servers: List<LiveServer>): List<Proc> {
         val settings = ClientSettings.fromSystemProperties()
@@ -183,9 +246,8 @@ class LiveMeasurement(
             for ((c, config) in configs.withIndex()) {
                 val target = config.targets.getValue(side)
                 LoadGroup.verify(s.address, target.mix, settings, remoteAllowed = false)
-                val threads = target.values["clientThreads"]?.let(ClientThreadsParam::count)
-                    ?: LoadSplit.auto(Runtime.getRuntime().availableProcessors())
-                val group = LoadGroup(s.address, target.concurrency, target.mix, settings, threads = threads)
+                val group =
+                    LoadGroup(s.address, target.concurrency, target.mix, settings, threads = target.clientThreads)
                 procs += Proc(side, pair, c, pair * configs.size + c, s, group)
                 group.start()
             }
@@ -195,7 +257,7 @@ class LiveMeasurement(
 
     /** [generation]'s servers, every side's, started at once; returns once all listen. */
     private fun startServers(generation: Int): List<LiveServer> {
-        val pending = Side.entries.flatMap { side ->
+        val pending = Side.entries.filter { it in sides }.flatMap { side ->
             plan.pairsOf(generation).map { pair ->
                 val name = "${side.name.lowercase()}-$pair"
                 val log = File(dir, "$name-serve.log")
@@ -243,6 +305,7 @@ class LiveMeasurement(
                 }
             }
             jit = now
+            seen.forEach { (p, figures) -> figures.lastOrNull()?.let { warmRates[p] = it } }
             round++
             val elapsed = clock() - begun
             val isSteady = { p: Proc -> steady(seen.getValue(p), compiling.getValue(p.server)) }
@@ -524,6 +587,7 @@ class LiveMeasurement(
 
     companion object {
         private const val PROGRESS_SECONDS = 30.0
+        private const val HOOK_WAIT_SECONDS = 30L
         private const val INTERRUPT_GRACE_MILLIS = 1_000L
         private const val MIN_WARMUP_SECONDS = 20.0
         private const val STEADY_WINDOWS = 3

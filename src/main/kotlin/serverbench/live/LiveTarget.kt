@@ -3,7 +3,9 @@ package serverbench.live
 import org.openjdk.jmh.annotations.Param
 import serverbench.benchmarks.HttpBenchmark
 import serverbench.benchmarks.OwnCode
+import serverbench.client.LoadSplit
 import serverbench.client.RequestMix
+import serverbench.params.ClientThreadsParam
 import serverbench.params.CpuParams
 import serverbench.params.Objective
 import serverbench.params.ParamValues
@@ -29,6 +31,11 @@ class LiveTarget private constructor(
     val properties: Map<String, String>,
 ) {
     val method: String get() = benchmark.substringAfterLast('.')
+
+    /** The client's threads: `-p clientThreads` as the run gives it, else the fork's automatic split of this machine. */
+    val clientThreads: Int
+        get() = values["clientThreads"]?.let(ClientThreadsParam::count)
+            ?: LoadSplit.auto(Runtime.getRuntime().availableProcessors())
 
     /**
      * The command that starts this target's built-in server in a process of its own: [java] with scripts/serve's

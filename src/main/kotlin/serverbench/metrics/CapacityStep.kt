@@ -30,6 +30,29 @@ class CapacityStep(
 ) {
     enum class Verdict { MET, MISSED, CLIENT }
 
+    /** `99 req/s: p50 104.8 ms, p99 114.8 ms, 0 errors: met`: a step's line, in the fork's log and the live one's. */
+    fun describe(): String {
+        val said = when (verdict) {
+            Verdict.MET -> "met"
+            Verdict.MISSED -> "missed: $why"
+            Verdict.CLIENT -> "does not count: $why"
+        }
+        return "%s req/s: p50 %.1f ms, p99 %.1f ms, %d errors: %s".format(
+            CapacitySearch.rateText(rate),
+            p50Millis,
+            p99Millis,
+            errors,
+            said,
+        )
+    }
+
+    /** Its figures by name, as a search's JSON holds them (the report's chart reads these names). */
+    fun fields(): Map<String, Any> = mapOf(
+        "rate" to rate, "sentRate" to sentRate, "servedRate" to servedRate, "p50Ms" to p50Millis,
+        "p99Ms" to p99Millis, "objectiveMs" to objectiveMillis, "errors" to errors, "unanswered" to unanswered,
+        "verdict" to verdict.name, "why" to why,
+    )
+
     /** Figures a judgement reads, so that the rule is one function a test can call with any values. */
     class Figures(
         val rate: Double,

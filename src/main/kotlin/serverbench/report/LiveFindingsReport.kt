@@ -17,12 +17,8 @@ object LiveFindingsReport {
 
     /** Its markdown section, or "" without one. */
     fun markdown(file: File): String {
-        if (!file.isFile) return ""
-        val rows = try {
-            JsonMapper.builder().build().readTree(file)
-        } catch (e: JacksonException) {
-            return "\n## Findings, measured live\n\n${file.name} could not be read: ${e.originalMessage}\n"
-        }
+        val (read, instead) = read(file, "Findings, measured live")
+        val rows = read ?: return instead
         if (!rows.isArray || rows.isEmpty) return ""
         val all = (0 until rows.size()).map { rows[it] }
         val first = all.first()
@@ -61,4 +57,17 @@ object LiveFindingsReport {
     }
 
     private fun JsonNode.text(name: String): String = this[name]?.asString().orEmpty()
+
+    /**
+     * A live measurement's file beside the results: its JSON, or null and what the section says instead ("" without
+     * the file; under [title], why it could not be read).
+     */
+    internal fun read(file: File, title: String): Pair<JsonNode?, String> {
+        if (!file.isFile) return null to ""
+        return try {
+            JsonMapper.builder().build().readTree(file) to ""
+        } catch (e: JacksonException) {
+            null to "\n## $title\n\n${file.name} could not be read: ${e.originalMessage}\n"
+        }
+    }
 }

@@ -11,6 +11,7 @@ import kotlin.system.exitProcess
 private const val USAGE =
     "usage: report <head.json> [<more.json>...] [--baseline <base.json>] [--charts <dir>]  (markdown on stdout; " +
         "several head files: their rows in one report, e.g. the harness's and scripts/hyperfoil's)\n" +
+        "       report --capacity <run-capacity.json>  (a suite's capacities measured live, without JMH rows)\n" +
         "       report <head.json> --format github-benchmark-bigger|github-benchmark-smaller|bencher  (JSON on stdout)"
 
 /**
@@ -23,6 +24,10 @@ private const val USAGE =
  */
 fun main(args: Array<String>) {
     val options = ReportOptions.parse(args)
+    options.capacity?.let {
+        print("# serverbench capacity: ${it.path}\n" + LiveCapacityReport.markdown(it))
+        return
+    }
     val (headRuns, baseRuns) = try {
         options.heads.flatMap { Results.read(it) } to options.baseline?.let { Results.read(it) }
     } catch (e: IllegalArgumentException) {
@@ -42,7 +47,8 @@ fun main(args: Array<String>) {
     // In the markdown too; on the console as well, since the markdown usually goes to a file unread.
     baseRuns?.let { BaselinePairs.clientThreads(headRuns, it) }?.let { System.err.println("report: $it") }
     val capacityCharts = CapacityChart.write(headRuns, chartDir, here)
-    val live = LiveFindingsReport.markdown(LiveFindingsReport.fileFor(headFile))
+    val live = LiveFindingsReport.markdown(LiveFindingsReport.fileFor(headFile)) +
+        LiveCapacityReport.markdown(LiveCapacityReport.fileFor(headFile))
     val links = Report.Links(chartLinks, timelines, capacityCharts, { run ->
         val diffs = baseByKey[run.key]?.let { Flamegraphs.diff(it, run, diffDir, here) }.orEmpty()
         Flamegraphs.links(run, here) + diffs
@@ -57,6 +63,8 @@ private class ReportOptions(
     val baseline: File?,
     val charts: File?,
     val format: TrackerExport.Format,
+    /** `--capacity`: a suite's capacities measured live, the page's only content. */
+    val capacity: File? = null,
 ) {
     companion object {
         fun parse(args: Array<String>): ReportOptions {
@@ -65,6 +73,7 @@ private class ReportOptions(
             val parser = OptionParser(false)
             val baselineSpec = parser.accepts("baseline").withRequiredArg()
             val chartsSpec = parser.accepts("charts").withRequiredArg()
+            val capacitySpec = parser.accepts("capacity").withRequiredArg()
             val formatSpec = parser.accepts("format").withRequiredArg().defaultsTo(TrackerExport.Format.MARKDOWN.option)
             // Directories named by benchmark and parameters held other runs' graphs; the result file now says which.
             val retired = listOf("profiles", "baseline-profiles").map { parser.accepts(it).withOptionalArg() }
@@ -85,6 +94,7 @@ private class ReportOptions(
                 )
             }
             val positional = set.nonOptionArguments().map { File(it.toString()) }
+            set.valueOf(capacitySpec)?.let { return capacityPage(File(it), positional) }
             if (positional.isEmpty()) fail("the head result file is missing")
             val baseline = set.valueOf(baselineSpec)?.let { File(it) }
             val charts = set.valueOf(chartsSpec)?.let { File(it) }
@@ -99,6 +109,13 @@ private class ReportOptions(
             return ReportOptions(positional, baseline, charts, format)
         }
     }
+}
+
+/** `--capacity`: the page of a suite's capacities measured live, which has no JMH rows to go beside. */
+private fun capacityPage(capacity: File, positional: List<File>): ReportOptions {
+    if (positional.isNotEmpty()) fail("--capacity is a page of its own: no result files beside it")
+    if (!capacity.isFile) fail("--capacity $capacity does not exist")
+    return ReportOptions(emptyList(), null, null, TrackerExport.Format.MARKDOWN, capacity)
 }
 
 private fun fail(message: String): Nothing {

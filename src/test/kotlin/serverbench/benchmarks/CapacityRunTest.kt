@@ -35,7 +35,7 @@ class CapacityRunTest {
             val open = { rate: Double ->
                 LoadGroup(address, 64, Request("/sleep", "ok"), settings, rate).also { it.start() }
             }
-            val none = object : CapacityRun.StepMeter {
+            val none = object : OpenLoopStep.StepMeter {
                 override fun begin(group: LoadGroup) {}
 
                 override fun end(group: LoadGroup): Pair<ResourceReport?, BudgetReport?> = null to null

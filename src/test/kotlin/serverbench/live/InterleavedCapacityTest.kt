@@ -59,6 +59,32 @@ class InterleavedCapacityTest {
     }
 
     @Test
+    fun `the steps a steady stub's search is expected to take (the run's estimate) are within a quarter of them`() {
+        val side = search(Random(3), listOf(1000.0), drift = 0.0, noise = 0.0).single()
+        val expected = InterleavedCapacity.expectedSteps(plan, LiveCapacity.ladderSteps(1000.0, 100.0))
+        assertTrue(
+            expected in (0.75 * side.steps.size).toInt()..(1.25 * side.steps.size).toInt(),
+            "$expected vs " +
+                "${side.steps.size}",
+        )
+    }
+
+    @Test
+    fun `an interrupt ends every search before its next step, keeping its steps and searches, with no capacity`() {
+        var taken = 0
+        val sides = InterleavedCapacity(2, plan, Random(4), { taken >= 30 }) { _, rate ->
+            taken++
+            step(rate, rate <= 1000)
+        }.run()
+        assertEquals(30, sides.sumOf { it.steps.size })
+        for (side in sides) {
+            assertEquals(null, side.capacity, side.label)
+            assertTrue(side.label.startsWith("interrupted after ${side.steps.size} steps"), side.label)
+            assertTrue(side.estimates.isNotEmpty(), "the first search ended before the interrupt: ${side.label}")
+        }
+    }
+
+    @Test
     fun `a rate that met in the searches and tips when repeated is not the capacity`() {
         // Meets up to 1000 req/s, except that every other step above 950 misses: the knee, where a server tips.
         var n = 0
