@@ -237,9 +237,11 @@ class InterleavedCapacity(
                 if (missed == null) {
                     capacity = rate
                     stable = spread <= plan.unstable
-                    val held = "holds: met the objective in ${plan.confirmations} steps in a row at " +
+                    val steps = if (plan.confirmations == 1) "1 step" else "${plan.confirmations} steps in a row"
+                    val rates = if (retreats == 1) "rate" else "rates"
+                    val held = "holds: met the objective in $steps at " +
                         "${CapacitySearch.rateText(rate)} req/s, after ${estimates.size} searches that spread by " +
-                        percent(spread) + if (retreats > 0) " ($retreats higher rate(s) tipped when repeated)" else ""
+                        percent(spread) + if (retreats > 0) " ($retreats higher $rates tipped when repeated)" else ""
                     label = if (stable) {
                         held
                     } else {

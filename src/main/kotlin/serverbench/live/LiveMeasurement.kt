@@ -210,7 +210,9 @@ class LiveMeasurement(
 
     private fun answering(generation: Int, servers: List<LiveServer>) =
         (if (generations > 1) "generation ${generation + 1} of $generations: " else "") +
-            "${servers.size} servers answer (${servers.joinToString { "${it.name} pid ${it.pid}" }})" +
+            "${servers.size} server${if (servers.size == 1) " answers" else "s answer"} (${servers.joinToString {
+                "${it.name} pid ${it.pid}"
+            }})" +
             if (configs.size > 1) ", ${configs.size} configurations on each" else ""
 
     /** One generation's clients closed and servers stopped, before the next one starts. */
