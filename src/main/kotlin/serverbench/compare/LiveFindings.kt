@@ -73,17 +73,7 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
             err.println("findings: no configuration of '${parsed.jmh.first()}' can be measured live; none written")
             return 1
         }
-        val plan = LivePlan(
-            pairs = parsed.pairs,
-            windowNanos = TimeUnit.MILLISECONDS.toNanos(WINDOW_MILLIS),
-            settleNanos = TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS),
-            warmupSeconds = WARMUP_SECONDS,
-            calibrationBlocks = CALIBRATION_BLOCKS,
-            minBlocks = MIN_BLOCKS,
-            precision = PRECISION,
-            decidedBeyond = DECIDED_BEYOND,
-            budgetSeconds = budget,
-        )
+        val plan = plan(parsed)
         val dir = File(outFile.absoluteFile.parentFile, outFile.nameWithoutExtension)
         val first = pairings.first()
         val measurement = LiveMeasurement(
@@ -104,12 +94,7 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         outcome.failure?.let {
             err.println("findings: the live measurement failed: $it (windows kept in ${dir.path}/)")
         }
-        val blocks = outcome.windows.maxOfOrNull { it.round }?.let { (it + 1) / 2 }
-        val test = LiveRow.test(plan, null) + (blocks?.let { ", up to $it blocks a pair" } ?: "") +
-            "; a configuration leaves the rotation once its interval is within ± ${LiveMeasurement.percent(
-                PRECISION,
-            )} " +
-            "or wholly beyond ×${DECIDED_BEYOND.toInt()} either way, the others measured on; stopped: ${outcome.stop}"
+        val test = test(plan, outcome)
         val rows = pairings.withIndex().flatMap { (i, p) ->
             LiveRow.of(p.a.benchmark, p.key, outcome.windows.filter { it.config == i }).map { p to it }
         }
@@ -119,6 +104,27 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         }.forEach { (p, r) -> out.println(line(p, r, values)) }
         err.println("findings: ${outFile.path} ($test)")
         return if (rows.isEmpty()) 1 else 0
+    }
+
+    private fun plan(parsed: Args) = LivePlan(
+        pairs = parsed.pairs,
+        windowNanos = TimeUnit.MILLISECONDS.toNanos(WINDOW_MILLIS),
+        settleNanos = TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS),
+        warmupSeconds = WARMUP_SECONDS,
+        calibrationBlocks = CALIBRATION_BLOCKS,
+        minBlocks = MIN_BLOCKS,
+        precision = PRECISION,
+        decidedBeyond = DECIDED_BEYOND,
+        budgetSeconds = parsed.budget,
+    )
+
+    /** The test behind every finding's interval, with the rotation's rule and why the measurement stopped. */
+    private fun test(plan: LivePlan, outcome: LiveMeasurement.Outcome): String {
+        val blocks = outcome.windows.maxOfOrNull { it.round }?.let { (it + 1) / 2 }
+        return LiveRow.test(plan, null) + (blocks?.let { ", up to $it blocks a pair" } ?: "") +
+            "; a configuration leaves the rotation once its interval is within ± " +
+            "${LiveMeasurement.percent(PRECISION)} or wholly beyond ×${DECIDED_BEYOND.toInt()} either way, " +
+            "the others measured on; stopped: ${outcome.stop}"
     }
 
     private fun line(p: Pairing, r: LiveRow, values: List<String>): String {
