@@ -32,7 +32,7 @@ class LiveTarget private constructor(
 ) {
     val method: String get() = benchmark.substringAfterLast('.')
 
-    /** The client's threads: `-p clientThreads` as the run gives it, else the fork's automatic split of this machine. */
+    /** The client's threads: `-p clientThreads` as the run gives it, else the fork's automatic split of the machine. */
     val clientThreads: Int
         get() = values["clientThreads"]?.let(ClientThreadsParam::count)
             ?: LoadSplit.auto(Runtime.getRuntime().availableProcessors())

@@ -40,15 +40,17 @@ class CapacityRunTest {
 
                 override fun end(group: LoadGroup): Pair<ResourceReport?, BudgetReport?> = null to null
             }
-            val run = CapacityRun(Objective(99.0, 100.0), none, open, Duration.ofSeconds(2))
+            // p99 ≤ 250 ms, not 100: at 100 ms the slack over the sleep (80 ms) was less than a loaded machine's
+            // pauses (a rate of 150 req/s met once, then missed when repeated, with a compiler busy on the other core).
+            val run = CapacityRun(Objective(99.0, 250.0), none, open, Duration.ofSeconds(2))
             val limits = CapacitySearch.Limits(start = 50.0, precision = 0.05, maxSteps = 12)
             val outcome = run.search(50.0, "Stub.sleep", emptyMap(), limits)
             assertEquals(CapacitySearch.Kind.BRACKETED, outcome.kind, outcome.describe())
             val low = outcome.low!!
             val high = outcome.high!!
-            // The capacity is 200 req/s less each request's own overhead; a 2 s step misses an excess of 8 req/s or
-            // more (a backlog of 80 ms, the objective's slack over the sleep), hence the bracket's upper allowance.
-            assertTrue(low in 120.0..210.0 && high in low..240.0, outcome.describe())
+            // The capacity is 200 req/s less each request's own overhead; a 2 s step misses an excess of 23 req/s or
+            // more (a backlog of 230 ms, the objective's slack over the sleep), hence the bracket's upper allowance.
+            assertTrue(low in 120.0..230.0 && high in low..250.0, outcome.describe())
         }
     }
 

@@ -115,7 +115,8 @@ class LiveMeasurementIT {
         assertNull(outcome.failure, said)
         assertTrue(said.contains("live: lead leaves the rotation after"), said)
         assertTrue(said.contains("wholly beyond ×1.500 either way"), said)
-        // The A/A's interval never reaches a precision of 0.01 %: it measures to the budget, past the lead's last window.
+        // The A/A's interval never reaches a precision of 0.01 %: it measures to the budget, past the lead's last
+        // window.
         assertTrue(outcome.stop.contains("--budget"), outcome.stop)
         val lastRound = { c: Int -> outcome.windows.filter { it.config == c }.maxOf { it.round } }
         assertTrue(lastRound(1) + 2 <= lastRound(0), "lead to round ${lastRound(1)}, same to ${lastRound(0)}")
