@@ -5,6 +5,7 @@ package serverbench.compare
 import serverbench.live.LiveMeasurement
 import serverbench.live.LivePlan
 import serverbench.live.LiveRow
+import serverbench.live.MachineNoise
 import serverbench.live.Metrics
 import serverbench.live.Side
 import tools.jackson.databind.json.JsonMapper
@@ -124,7 +125,8 @@ class LiveFindings(private val out: PrintStream, private val err: PrintStream) {
         return LiveRow.test(plan, null) + (blocks?.let { ", up to $it blocks a pair" } ?: "") +
             "; a configuration leaves the rotation once its interval is within ± " +
             "${LiveMeasurement.percent(PRECISION)} or wholly beyond ×${DECIDED_BEYOND.toInt()} either way, " +
-            "the others measured on; stopped: ${outcome.stop}"
+            "the others measured on; stopped: ${outcome.stop}" +
+            (outcome.machineNoise?.let { "; before the servers started, ${MachineNoise.describe(it)}" } ?: "")
     }
 
     private fun line(p: Pairing, r: LiveRow, values: List<String>): String {

@@ -73,6 +73,8 @@ class LiveMeasurement(
         val forecast: String?,
         /** Each server's process ids and logs. */
         val servers: List<String>,
+        /** The machine's own noise, measured before any server started ([MachineNoise]). */
+        val machineNoise: Double? = null,
     )
 
     @Volatile
@@ -150,6 +152,8 @@ class LiveMeasurement(
         val all = ArrayList<LiveServer>()
         // The first generation's start and warmup: what each later one is expected to spend before it measures.
         var overhead = 0.0
+        machineNoise = MachineNoise.spread()
+        err.println("live: ${MachineNoise.describe(machineNoise!!)}, before any server starts: the machine's own noise")
         try {
             var generation = 0
             while (generation < generations) {
@@ -188,8 +192,12 @@ class LiveMeasurement(
             clock(),
             forecast,
             all.map { "${it.name}: pid ${it.pid}, log ${it.log.path}" },
+            machineNoise,
         )
     }
+
+    /** [MachineNoise] of this run, once [run] has measured it. */
+    private var machineNoise: Double? = null
 
     /** [generation]'s servers started (also into [all]), connected and warm (then profiled, with `-prof flame`). */
     private fun ready(
@@ -394,7 +402,9 @@ class LiveMeasurement(
                         plan.precision,
                         pairs,
                         plan.minBlocks,
-                    )} blocks a pair: a noisy hour, or a longer --budget"
+                    )} blocks a pair: a noisy hour" +
+                    (machineNoise?.let { " (a plain loop spread ${percent(it)} before the servers started)" } ?: "") +
+                    ", or a longer --budget"
             } else {
                 ""
             }
