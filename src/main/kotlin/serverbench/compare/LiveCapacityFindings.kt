@@ -6,6 +6,7 @@ import serverbench.live.InterleavedCapacity
 import serverbench.live.LiveCapacity
 import serverbench.live.LiveMeasurement
 import serverbench.live.LivePlan
+import serverbench.live.MachineNoise
 import serverbench.live.Side
 import serverbench.metrics.CapacitySearch
 import serverbench.params.Objective
@@ -13,6 +14,7 @@ import tools.jackson.databind.json.JsonMapper
 import tools.jackson.databind.node.ObjectNode
 import java.io.File
 import java.io.PrintStream
+import java.time.Instant
 import java.util.Locale
 import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
@@ -87,6 +89,7 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
                 "(start and warmup ≤ ${Math.round(LiveCapacity.Settings.START_SECONDS + warmup)} s, steps of " +
                 "${settings.step.seconds} s)",
         )
+        val across = across(parsed)
         val written = CountDownLatch(1)
         try {
             val outcome = measurement.withInterruptHook(
@@ -96,6 +99,7 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
             ) { measurement.run() }
             outcome.failure?.let { err.println("capacity: the live measurement failed: $it (logs in ${dir.path}/)") }
             val result = Result(pairings, values, capacity, objective, settings, outcome, estimate.first)
+            result.across = across
             result.lines().forEach(out::println)
             ComparisonOutput.write(parsed.out, result.json())
             err.println("capacity: ${parsed.out.path} (${Math.round(outcome.seconds)} s, stopped: ${outcome.stop})")
@@ -103,6 +107,25 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
         } finally {
             written.countDown()
         }
+    }
+
+    /**
+     * This run's identity and the last run of it beside [Args.out]; says which run the rows are compared with.
+     */
+    private fun across(parsed: Args): Result.Across {
+        val mapper = JsonMapper.builder().build()
+        val command = listOf("${parsed.name}=${parsed.values.joinToString(",")}") + parsed.jmh
+        val identity = CapacityRerun.identity(mapper, command)
+        val rerun = CapacityRerun.find(parsed.out, identity, mapper)
+        val compared = rerun?.let {
+            "each row is compared with the last run of this jar and command, ${it.file.name} (${it.ended})"
+        }
+            ?: (
+                "no earlier run of this jar and command in ${parsed.out.absoluteFile.parentFile.name}/: a rerun says " +
+                    "whether these capacities hold across sittings"
+                )
+        err.println("capacity: $compared")
+        return Result.Across(identity, rerun)
     }
 
     /** Every value's server (its first configuration's), each configuration on each, warmed, then [capacity]. */
@@ -141,6 +164,31 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
         val outcome: LiveMeasurement.Outcome,
         val estimateSeconds: Double,
     ) {
+        /** The run's identity, the last run of it (null if none) and the machine's noise now: [CapacityRerun]. */
+        class Across(val identity: ObjectNode, val rerun: CapacityRerun?)
+
+        var across = Across(JsonMapper.builder().build().createObjectNode(), null)
+
+        /** [config]'s row of [value] against the last run's, or null where there is none to compare. */
+        fun compared(config: Int, value: Int): CapacityRerun.Comparison? {
+            val rerun = across.rerun ?: return null
+            val p = pairings[config]
+            val s = row(config, value)?.search ?: return null
+            return rerun.compare(CapacityRerun.rowKey(p.family, p.a.method, p.key, values[value]), s.capacity)
+        }
+
+        /** Stable in this run's searches and, where there was a last run, within [CapacityRerun.LIMIT] of it. */
+        fun stable(config: Int, value: Int): Boolean {
+            val s = row(config, value)?.search ?: return false
+            return s.stable && compared(config, value)?.unstable != true
+        }
+
+        fun label(config: Int, value: Int): String {
+            val s = row(config, value)?.search ?: return ""
+            val c = compared(config, value) ?: return s.label
+            return "${s.label}; ${across.rerun!!.said(c, outcome.machineNoise)}"
+        }
+
         fun row(config: Int, value: Int): LiveCapacity.Row? =
             capacity.rows.firstOrNull { it.warm.config == config && it.warm.side == SIDES[value] }
 
@@ -149,11 +197,11 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
             if (values.size < 2) return null
             val a = row(config, 0)?.search ?: return null
             val b = row(config, 1)?.search ?: return null
-            return Triple(a, b, verdict(a, b))
+            return Triple(a, b, verdict(config, a, b))
         }
 
-        private fun verdict(a: InterleavedCapacity.Side, b: InterleavedCapacity.Side): String =
-            if (noVerdict(a, b) != null) {
+        private fun verdict(config: Int, a: InterleavedCapacity.Side, b: InterleavedCapacity.Side): String =
+            if (noVerdict(config, a, b) != null) {
                 "~"
             } else if (InterleavedCapacity.ratio(a, b)!!.low > 1) {
                 "higher"
@@ -162,12 +210,16 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
             }
 
         /** Why a ratio has no verdict, or null where it has one. */
-        private fun noVerdict(a: InterleavedCapacity.Side, b: InterleavedCapacity.Side): String? {
+        private fun noVerdict(config: Int, a: InterleavedCapacity.Side, b: InterleavedCapacity.Side): String? {
             val r = InterleavedCapacity.ratio(a, b) ?: return "fewer than 2 searches a side"
             val held = listOf(a to values[0], b to values[1]).filter { (s, _) -> s.capacity == null || !s.stable }
+            val moved = values.indices.filter { compared(config, it)?.unstable == true }.map { values[it] }
             return when {
                 held.isNotEmpty() -> "no verdict: ${held.joinToString(" and ") { it.second }} did not hold a stable " +
                     "capacity"
+
+                moved.isNotEmpty() -> "no verdict: ${moved.joinToString(" and ")} moved more than " +
+                    "${LiveMeasurement.percent(CapacityRerun.LIMIT)} since the last run"
 
                 r.low <= 1 && r.high >= 1 -> "no difference this run can tell"
 
@@ -178,20 +230,20 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
         fun lines(): List<String> = pairings.indices.flatMap { c ->
             val p = pairings[c]
             val rows = values.indices.mapNotNull { v ->
-                row(c, v)?.let { "- ${p.label}, ${values[v]}: ${said(it.search)}" }
+                row(c, v)?.let { "- ${p.label}, ${values[v]}: ${said(it.search, label(c, v))}" }
             }
             val ratio = ratio(c)?.let { (a, b, verdict) ->
                 val r = InterleavedCapacity.ratio(a, b)
                 val figure = r?.let { String.format(Locale.ROOT, " %.3f [%.3f, %.3f]", it.ratio, it.low, it.high) }
                     ?: ""
                 "- ${p.label}: ${values[0]} ÷ ${values[1]} capacity$figure (" +
-                    (noVerdict(a, b) ?: "${values[0]} $verdict") + ")"
+                    (noVerdict(c, a, b) ?: "${values[0]} $verdict") + ")"
             }
             rows + listOfNotNull(ratio)
         }
 
-        private fun said(s: InterleavedCapacity.Side): String =
-            (s.capacity?.let { "${CapacitySearch.rateText(it)} req/s" } ?: "no capacity") + " (${s.label})"
+        private fun said(s: InterleavedCapacity.Side, label: String): String =
+            (s.capacity?.let { "${CapacitySearch.rateText(it)} req/s" } ?: "no capacity") + " ($label)"
 
         /** What "holds" was tested as, and how the ratio is read: the JSON's and the report's one sentence. */
         fun test(): String {
@@ -203,8 +255,9 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
                 "${plan.confirmations} steps in a row at the searches' median met rate, each within " +
                 "${objective.describe()} with no error (a miss steps down $precision % and confirms again); a " +
                 "ratio is the geometric mean of the searches' ratios with Student's t 95 % interval, a verdict " +
-                "only where it excludes 1 and both " +
-                "sides held"
+                "only where it excludes 1 and both sides held; a row more than " +
+                "${LiveMeasurement.percent(CapacityRerun.LIMIT)} apart from the last run of the same jar and " +
+                "command beside it is unstable across sittings, and its ratio has no verdict"
         }
 
         fun json(): String {
@@ -219,24 +272,43 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
             outcome.failure?.let { root.put("failure", it) }
             root.put("seconds", outcome.seconds)
             root.put("estimateSeconds", estimateSeconds)
+            root.put("ended", Instant.now().toString())
+            root.set("identity", across.identity)
+            outcome.machineNoise?.let {
+                root.put("machineNoise", it)
+                root.put("machineNoiseWindowSeconds", MachineNoise.WINDOW_MILLIS / 1000.0)
+            }
+            across.rerun?.let { r ->
+                val o = root.putObject("rerun")
+                o.put("file", r.file.name)
+                o.put("ended", r.ended)
+                r.noise?.let { o.put("machineNoise", it) }
+                o.put("limit", CapacityRerun.LIMIT)
+            }
             val rows = root.putArray("rows")
             val ratios = root.putArray("ratios")
             for ((c, p) in pairings.withIndex()) {
-                for (v in values.indices) row(c, v)?.let { rowJson(rows.addObject(), p, values[v], it.search, mapper) }
-                ratio(c)?.let { (a, b, verdict) -> ratioJson(ratios.addObject(), p, a, b, verdict) }
+                for (v in values.indices) row(c, v)?.let { rowJson(rows.addObject(), c, v, it.search, mapper) }
+                ratio(c)?.let { (a, b, verdict) -> ratioJson(ratios.addObject(), c, a, b, verdict) }
             }
             return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n"
         }
 
-        private fun rowJson(o: ObjectNode, p: Pairing, side: String, s: InterleavedCapacity.Side, mapper: JsonMapper) {
+        private fun rowJson(o: ObjectNode, c: Int, v: Int, s: InterleavedCapacity.Side, mapper: JsonMapper) {
+            val p = pairings[c]
             o.put("family", p.family)
             o.put("variant", p.a.method)
             val params = o.putObject("params")
             p.key.forEach { (k, value) -> params.put(k, value) }
-            o.put("side", side)
+            o.put("side", values[v])
             s.capacity?.let { o.put("capacity", it) } ?: o.putNull("capacity")
-            o.put("stable", s.stable)
-            o.put("label", s.label)
+            o.put("stable", stable(c, v))
+            o.put("label", label(c, v))
+            compared(c, v)?.let { cmp ->
+                val previous = o.putObject("previous")
+                previous.put("capacity", cmp.previous)
+                previous.put("apart", cmp.apart)
+            }
             val estimates = o.putArray("estimates")
             s.estimates.forEach { estimates.add(it) }
             o.set("steps", mapper.valueToTree(s.steps.map { it.fields() }))
@@ -244,11 +316,12 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
 
         private fun ratioJson(
             o: ObjectNode,
-            p: Pairing,
+            c: Int,
             a: InterleavedCapacity.Side,
             b: InterleavedCapacity.Side,
             verdict: String,
         ) {
+            val p = pairings[c]
             o.put("family", p.family)
             o.put("variant", p.a.method)
             o.put("a", values[0])
@@ -261,7 +334,7 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
             }
             o.put("level", LEVEL)
             o.put("verdict", verdict)
-            noVerdict(a, b)?.let { o.put("why", it) }
+            noVerdict(c, a, b)?.let { o.put("why", it) }
         }
     }
 

@@ -157,7 +157,8 @@ class ForkArchive internal constructor(
 
         private fun hashOf(text: String) = hex(MessageDigest.getInstance("SHA-256").digest(text.toByteArray()))
 
-        private fun fileHash(file: File): String {
+        /** SHA-256 of a file's bytes, in hex: a jar's identity (its archive's name, a capacity run's rerun check). */
+        fun fileHash(file: File): String {
             val digest = MessageDigest.getInstance("SHA-256")
             file.inputStream().use { input ->
                 val buffer = ByteArray(1 shl 16)

@@ -21,7 +21,8 @@ object LiveCapacityReport {
         val sb = StringBuilder("\n## Capacity at ${root.text("objective")}, measured live\n\n")
         sb.append("${root.text("test")}. Every server ran at once, each in a process of its own, one load client ")
         sb.append("outside them driving one at a time; stopped: ${root.text("stopped")}, ")
-        sb.append(String.format(Locale.ROOT, "%.1f min (`%s`).\n\n", root["seconds"].asDouble() / 60, file.name))
+        sb.append(String.format(Locale.ROOT, "%.1f min (`%s`).", root["seconds"].asDouble() / 60, file.name))
+        sb.append(across(root)).append("\n\n")
         sb.append("| row | capacity | what held |\n|---|---:|---|\n")
         for (r in rows) {
             val capacity = r["capacity"]?.takeIf { it.isNumber }?.let { rate(it.asDouble()) + " req/s" } ?: "—"
@@ -33,6 +34,27 @@ object LiveCapacityReport {
         if (ratios != null) {
             sb.append("\n")
             for (r in ratios) sb.append("- ${ratio(r)}\n")
+        }
+        return sb.toString()
+    }
+
+    /** Which run the rows were compared with, and how steady the machine itself was, where the file says. */
+    private fun across(root: JsonNode): String {
+        val sb = StringBuilder()
+        root["machineNoise"]?.takeIf { it.isNumber }?.let {
+            val window = root["machineNoiseWindowSeconds"]?.asDouble() ?: 0.0
+            sb.append(String.format(Locale.ROOT, " Before the servers started, a plain loop's %.2f s windows", window))
+            sb.append(String.format(Locale.ROOT, " spread %.1f %% (sd): the machine's own noise.", 100 * it.asDouble()))
+        }
+        val rerun = root["rerun"]
+        if (rerun != null && rerun.isObject) {
+            sb.append(" Each row was compared with the last run of the same jar and command, `${rerun.text("file")}` ")
+            sb.append("(${rerun.text("ended")}): a row ")
+            sb.append(String.format(Locale.ROOT, "more than %.0f %%", 100 * rerun["limit"].asDouble()))
+            sb.append(" apart from it is unstable across sittings.")
+        } else if (root["identity"] != null) {
+            sb.append(" No earlier run of the same jar and command was beside it: a rerun says whether these ")
+            sb.append("capacities hold across sittings.")
         }
         return sb.toString()
     }

@@ -53,12 +53,12 @@ class LiveCapacityIT {
     fun `the estimate first, then a line for the row and the JSON with its steps, and no server left`(
         @TempDir dir: File,
     ) {
-        val out = File(dir, "run-capacity.json")
+        val out = File(dir, "earlier-capacity.json")
         val result = runProcess(command(out), mergeErr = true, timeout = 2.minutes)
         val said = result.stdout
         assertTrue(result.exitCode in 0..1, result.toString())
         val estimate = said.indexOf("capacity: 1 configuration × tomcat, p99 ≤ 250 ms")
-        assertTrue(estimate >= 0 && estimate < said.indexOf("live: 1 servers answer"), said)
+        assertTrue(estimate >= 0 && estimate < said.indexOf("live: 1 server answers"), said)
         assertTrue(said.contains("- BlockingIo direct, tomcat: "), said)
         val root = JsonMapper.builder().build().readTree(out)
         assertEquals("p99:250ms", root["objective"].asString())
@@ -67,7 +67,34 @@ class LiveCapacityIT {
         assertTrue(row["steps"].size() >= 5, row.toString())
         assertTrue(row["steps"].all { it["verdict"].asString() in setOf("MET", "MISSED", "CLIENT") }, row.toString())
         assertTrue(root["ratios"].isEmpty, "one side has no ratio: $root")
+        assertTrue(said.contains("no earlier run of this jar and command in "), said)
+        assertTrue(root["machineNoise"].asDouble() > 0, root.toString())
         assertNoServerLeft(said)
+        rerun(dir, out, row["capacity"])
+    }
+
+    /**
+     * A second run of the same command beside the first, whose capacity is made 1.5 × what it found: the row is
+     * compared with it, more than 10 % apart, so unstable across sittings.
+     */
+    private fun rerun(dir: File, first: File, capacity: tools.jackson.databind.JsonNode) {
+        assertTrue(capacity.isNumber, "the known capacity held none: $capacity")
+        val mapper = JsonMapper.builder().build()
+        val root = mapper.readTree(first) as tools.jackson.databind.node.ObjectNode
+        (root["rows"].single() as tools.jackson.databind.node.ObjectNode).put("capacity", 1.5 * capacity.asDouble())
+        File(dir, "earlier-capacity.json").writeText(mapper.writeValueAsString(root))
+        val out = File(dir, "later-capacity.json")
+        val result = runProcess(command(out), mergeErr = true, timeout = 2.minutes)
+        val said = result.stdout
+        assertTrue(
+            said.contains("each row is compared with the last run of this jar and command, earlier-capacity"),
+            said,
+        )
+        val row = mapper.readTree(out)["rows"].single()
+        assertTrue(row["capacity"].isNumber, row.toString())
+        assertFalse(row["stable"].asBoolean(), row.toString())
+        assertTrue(row["label"].asString().contains("unstable across sittings: "), row.toString())
+        assertTrue(row["previous"]["apart"].asDouble() > 0.10, row.toString())
     }
 
     @Test

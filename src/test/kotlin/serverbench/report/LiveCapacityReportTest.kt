@@ -43,4 +43,35 @@ class LiveCapacityReportTest {
     fun `no file, no section`(@TempDir dir: File) {
         assertEquals("", LiveCapacityReport.markdown(File(dir, "none-capacity.json")))
     }
+
+    @Test
+    fun `it says which run the rows were compared with and the machine's own noise, or that none was beside it`(
+        @TempDir dir: File,
+    ) {
+        fun md(extra: String): String {
+            val file = File(dir, "run-capacity.json")
+            file.writeText(
+                """{"objective":"p99:100ms","a":"tomcat","test":"5 searches a side","stopped":"every search ended",
+                   "seconds":60.0,"rows":[],"ratios":[],"identity":{"jar":"abc"}$extra}""",
+            )
+            return LiveCapacityReport.markdown(file)
+        }
+        val compared = md(
+            ""","machineNoise":0.031,"machineNoiseWindowSeconds":0.25,
+               "rerun":{"file":"capacity-1-capacity.json","ended":"15:23 UTC","limit":0.1}""",
+        )
+        assertTrue(
+            compared.contains("a plain loop's 0.25 s windows spread 3.1 % (sd): the machine's own noise"),
+            compared,
+        )
+        assertTrue(
+            compared.contains(
+                "compared with the last run of the same jar and command, `capacity-1-capacity.json` (15:23 UTC): a " +
+                    "row more than 10 % apart from it is unstable across sittings",
+            ),
+            compared,
+        )
+        val first = md("")
+        assertTrue(first.contains("No earlier run of the same jar and command was beside it"), first)
+    }
 }
