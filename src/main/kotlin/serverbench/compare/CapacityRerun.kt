@@ -49,7 +49,7 @@ class CapacityRerun(
             noise?.let { "${LiveMeasurement.percent(it)} then" },
         )
         return "unstable across sittings: $apart apart from $then, more than ${LiveMeasurement.percent(LIMIT)}" +
-            (if (noises.isEmpty()) "" else "; a plain loop's windows spread ${noises.joinToString(", ")}") +
+            (if (noises.isEmpty()) "" else "; a memory-bound loop's windows spread ${noises.joinToString(", ")}") +
             "; plan with the lower"
     }
 

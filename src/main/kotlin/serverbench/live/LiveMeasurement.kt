@@ -403,7 +403,10 @@ class LiveMeasurement(
                         pairs,
                         plan.minBlocks,
                     )} blocks a pair: a noisy hour" +
-                    (machineNoise?.let { " (a plain loop spread ${percent(it)} before the servers started)" } ?: "") +
+                    (
+                        machineNoise?.let { " (a memory-bound loop spread ${percent(it)} before the servers started)" }
+                            ?: ""
+                        ) +
                     ", or a longer --budget"
             } else {
                 ""

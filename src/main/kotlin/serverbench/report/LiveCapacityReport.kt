@@ -43,7 +43,9 @@ object LiveCapacityReport {
         val sb = StringBuilder()
         root["machineNoise"]?.takeIf { it.isNumber }?.let {
             val window = root["machineNoiseWindowSeconds"]?.asDouble() ?: 0.0
-            sb.append(String.format(Locale.ROOT, " Before the servers started, a plain loop's %.2f s windows", window))
+            sb.append(
+                String.format(Locale.ROOT, " Before the servers started, a memory-bound loop's %.2f s windows", window),
+            )
             sb.append(String.format(Locale.ROOT, " spread %.1f %% (sd): the machine's own noise.", 100 * it.asDouble()))
         }
         val rerun = root["rerun"]

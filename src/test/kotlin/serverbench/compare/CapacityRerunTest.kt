@@ -60,7 +60,7 @@ class CapacityRerunTest {
         assertEquals(2133.0 / 1788.0 - 1, moved.apart, 1e-9)
         assertEquals(
             "unstable across sittings: 19.3 % apart from the last run's 2,133 req/s (15:23 UTC), more than 10.0 %; " +
-                "a plain loop's windows spread 14.0 % now, 2.0 % then; plan with the lower",
+                "a memory-bound loop's windows spread 14.0 % now, 2.0 % then; plan with the lower",
             rerun.said(moved, 0.14),
         )
         val held = assertNotNull(rerun.compare(key, 2036.0))

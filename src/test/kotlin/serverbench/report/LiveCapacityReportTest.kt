@@ -61,7 +61,7 @@ class LiveCapacityReportTest {
                "rerun":{"file":"capacity-1-capacity.json","ended":"15:23 UTC","limit":0.1}""",
         )
         assertTrue(
-            compared.contains("a plain loop's 0.25 s windows spread 3.1 % (sd): the machine's own noise"),
+            compared.contains("a memory-bound loop's 0.25 s windows spread 3.1 % (sd): the machine's own noise"),
             compared,
         )
         assertTrue(
