@@ -72,7 +72,7 @@ class LiveMeasurementIT {
         val said = err.toString()
         assertNull(outcome.failure, said)
         assertFalse(outcome.interrupted)
-        assertTrue(outcome.stop.contains("--budget"), outcome.stop)
+        assertTrue(outcome.stop.contains("--budget"), "${outcome.stop}: $said")
         assertTrue(said.contains("live: 2 servers answer"), said)
         assertTrue(said.contains("calibration, now, over the first 1 block (they count"), said)
         assertEquals(setOf(Side.BASE, Side.HEAD), outcome.windows.map { it.side }.toSet())
@@ -94,7 +94,9 @@ class LiveMeasurementIT {
         @TempDir dir: File,
     ) {
         // The same servers' 20 ms delay on one connection (about 50 req/s) against their hello on eight (thousands): a
-        // lead far beyond 1.5× either way on the busiest machine, told in a few blocks.
+        // lead far beyond 5× either way on the busiest machine, told in a few blocks. 5×, not less: after a 3 s
+        // warmup one process may still be compiling while the other is not, and under CI's load an A/A was once
+        // wholly beyond 1.5× (it left the rotation too).
         val slow = LiveTarget.of(
             "serverbench.benchmarks.DelayBenchmark.delay",
             mapOf("server" to "netty", "concurrency" to "1", "delayMs" to "20"),
@@ -107,17 +109,17 @@ class LiveMeasurementIT {
                 LiveMeasurement.Config("same", mapOf(Side.BASE to target, Side.HEAD to target)),
                 LiveMeasurement.Config("lead", mapOf(Side.BASE to target, Side.HEAD to slow)),
             ),
-            plan.copy(decidedBeyond = 1.5),
+            plan.copy(decidedBeyond = 5.0),
             dir,
             PrintStream(err, true),
         ).run()
         val said = err.toString()
         assertNull(outcome.failure, said)
         assertTrue(said.contains("live: lead leaves the rotation after"), said)
-        assertTrue(said.contains("wholly beyond ×1.500 either way"), said)
+        assertTrue(said.contains("wholly beyond ×5.000 either way"), said)
         // The A/A's interval never reaches a precision of 0.01 %: it measures to the budget, past the lead's last
         // window.
-        assertTrue(outcome.stop.contains("--budget"), outcome.stop)
+        assertTrue(outcome.stop.contains("--budget"), "${outcome.stop}: $said")
         val lastRound = { c: Int -> outcome.windows.filter { it.config == c }.maxOf { it.round } }
         assertTrue(lastRound(1) + 2 <= lastRound(0), "lead to round ${lastRound(1)}, same to ${lastRound(0)}")
         assertGone(outcome)
