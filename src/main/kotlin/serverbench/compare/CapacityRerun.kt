@@ -81,10 +81,22 @@ class CapacityRerun(
             val args = o.putArray("arguments")
             arguments.forEach { args.add(it) }
             val properties = o.putObject("properties")
-            System.getProperties().stringPropertyNames().filter { it.startsWith("serverbench.") }.sorted()
+            System.getProperties().stringPropertyNames().filter(::shapesTheRun).sorted()
                 .forEach { properties.put(it, System.getProperty(it)) }
             return o
         }
+
+        /**
+         * Whether a property can change what a run measures: every `serverbench.*` one except those that only say where
+         * its output goes. scripts/bench names each run's log by its start (`serverbench.log`), so with it in the
+         * identity no two runs of a suite were ever the same question, and a rerun found no earlier run.
+         */
+        fun shapesTheRun(name: String): Boolean =
+            name.startsWith("serverbench.") && name !in OUTPUT_PROPERTIES && !name.startsWith("serverbench.internal.")
+
+        /** Where a run's log and files go: not the question it answers. */
+        private val OUTPUT_PROPERTIES =
+            setOf("serverbench.log", "serverbench.hyperfoil.out", "serverbench.hyperfoil.log")
 
         /** The last other `*-capacity.json` beside [out] to end (its `ended`) whose identity is [identity], or null. */
         fun find(out: File, identity: JsonNode, mapper: JsonMapper): CapacityRerun? {

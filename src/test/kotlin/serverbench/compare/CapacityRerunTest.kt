@@ -49,6 +49,22 @@ class CapacityRerunTest {
     }
 
     @Test
+    fun `two runs of a suite are the same question though scripts-bench names each one's log apart`() {
+        val props = listOf("serverbench.log", "serverbench.capacity.repeats")
+        val saved = props.associateWith { System.getProperty(it) }
+        try {
+            System.setProperty("serverbench.log", "jmh-results/capacity-20261204-175710.log")
+            val first = CapacityRerun.identity(mapper, listOf("server=tomcat,netty"))
+            System.setProperty("serverbench.log", "jmh-results/capacity-20261204-181717.log")
+            assertEquals(first, CapacityRerun.identity(mapper, listOf("server=tomcat,netty")))
+            System.setProperty("serverbench.capacity.repeats", "2")
+            assertFalse(first == CapacityRerun.identity(mapper, listOf("server=tomcat,netty")))
+        } finally {
+            saved.forEach { (k, v) -> if (v == null) System.clearProperty(k) else System.setProperty(k, v) }
+        }
+    }
+
+    @Test
     fun `a row more than 10 % apart from the last run's is unstable across sittings, with both figures`(
         @TempDir dir: File,
     ) {
