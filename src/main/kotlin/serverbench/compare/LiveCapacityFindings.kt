@@ -213,13 +213,22 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
         private fun noVerdict(config: Int, a: InterleavedCapacity.Side, b: InterleavedCapacity.Side): String? {
             val r = InterleavedCapacity.ratio(a, b) ?: return "fewer than 2 searches a side"
             val held = listOf(a to values[0], b to values[1]).filter { (s, _) -> s.capacity == null || !s.stable }
-            val moved = values.indices.filter { compared(config, it)?.unstable == true }.map { values[it] }
+            val limit = LiveMeasurement.percent(CapacityRerun.LIMIT)
+            val moved = values.indices.mapNotNull { v ->
+                compared(config, v)?.takeIf { it.unstable }?.let {
+                    values[v] + if (it.previous == null) {
+                        " held no capacity in the last run"
+                    } else {
+                        " moved more than " +
+                            "$limit since the last run"
+                    }
+                }
+            }
             return when {
                 held.isNotEmpty() -> "no verdict: ${held.joinToString(" and ") { it.second }} did not hold a stable " +
                     "capacity"
 
-                moved.isNotEmpty() -> "no verdict: ${moved.joinToString(" and ")} moved more than " +
-                    "${LiveMeasurement.percent(CapacityRerun.LIMIT)} since the last run"
+                moved.isNotEmpty() -> "no verdict across sittings: ${moved.joinToString("; ")}"
 
                 r.low <= 1 && r.high >= 1 -> "no difference this run can tell"
 
@@ -306,8 +315,8 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
             o.put("label", label(c, v))
             compared(c, v)?.let { cmp ->
                 val previous = o.putObject("previous")
-                previous.put("capacity", cmp.previous)
-                previous.put("apart", cmp.apart)
+                cmp.previous?.let { previous.put("capacity", it) } ?: previous.putNull("capacity")
+                cmp.apart?.let { previous.put("apart", it) } ?: previous.putNull("apart")
             }
             val estimates = o.putArray("estimates")
             s.estimates.forEach { estimates.add(it) }

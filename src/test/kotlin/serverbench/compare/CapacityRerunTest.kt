@@ -73,7 +73,7 @@ class CapacityRerunTest {
         val rerun = assertNotNull(CapacityRerun.find(File(dir, "b-capacity.json"), mapper.readTree(identity), mapper))
         val moved = assertNotNull(rerun.compare(key, 1788.0))
         assertTrue(moved.unstable)
-        assertEquals(2133.0 / 1788.0 - 1, moved.apart, 1e-9)
+        assertEquals(2133.0 / 1788.0 - 1, assertNotNull(moved.apart), 1e-9)
         assertEquals(
             "unstable across sittings: 19.3 % apart from the last run's 2,133 req/s (15:23 UTC), more than 10.0 %; " +
                 "a memory-bound loop's windows spread 14.0 % now, 2.0 % then; plan with the lower",
@@ -87,10 +87,18 @@ class CapacityRerunTest {
     }
 
     @Test
-    fun `a last run that held no capacity for the row gives nothing to compare`(@TempDir dir: File) {
+    fun `a row the last run held no capacity for is unstable across sittings, and says so`(@TempDir dir: File) {
         val identity = """{"jar":"abc"}"""
         write(File(dir, "a-capacity.json"), identity, "null")
         val rerun = assertNotNull(CapacityRerun.find(File(dir, "b-capacity.json"), mapper.readTree(identity), mapper))
-        assertNull(rerun.compare(key, 1788.0))
+        val after = assertNotNull(rerun.compare(key, 2996.0))
+        assertTrue(after.unstable)
+        assertNull(after.previous)
+        assertEquals(
+            "unstable across sittings: the last run (15:23 UTC) held no capacity for this row; a memory-bound " +
+                "loop's windows spread 2.0 % then; a rerun says whether this one holds",
+            rerun.said(after, null),
+        )
+        assertNull(rerun.compare(key, null), "no capacity in either run: the row's own label says why")
     }
 }
