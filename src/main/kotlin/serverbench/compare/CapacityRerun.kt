@@ -1,6 +1,7 @@
 package serverbench.compare
 
 import serverbench.launcher.ForkArchive
+import serverbench.launcher.Launcher
 import serverbench.live.LiveMeasurement
 import serverbench.metrics.CapacitySearch
 import tools.jackson.databind.JsonNode
@@ -30,9 +31,10 @@ class CapacityRerun(
     /**
      * How a row compares: the last capacity, how far apart (larger ÷ smaller − 1), and whether that is too far. Both
      * are null where the last run held no capacity for the row: a row that tipped in one sitting has not been shown to
-     * hold across sittings (18:44 here found none for Tomcat direct, 19:04 found 2,996 req/s and said nothing of it).
+     * hold across sittings.
      */
-    class Comparison(val previous: Double?, val apart: Double?) {
+    class Comparison(val previous: Double?, now: Double) {
+        val apart: Double? = previous?.let { maxOf(now, it) / minOf(now, it) - 1 }
         val unstable: Boolean get() = apart == null || apart > LIMIT
     }
 
@@ -40,8 +42,7 @@ class CapacityRerun(
     fun compare(row: String, capacity: Double?): Comparison? {
         val now = capacity ?: return null
         if (row !in capacities) return null
-        val then = capacities[row] ?: return Comparison(null, null)
-        return Comparison(then, maxOf(now, then) / minOf(now, then) - 1)
+        return Comparison(capacities[row], now)
     }
 
     /** The row's words: "within 3.1 % of the last run's 2,023 req/s (15:23 UTC)" or why it is unstable. */
@@ -51,12 +52,13 @@ class CapacityRerun(
             noise?.let { "${LiveMeasurement.percent(it)} then" },
         )
         val spread = if (noises.isEmpty()) "" else "; a memory-bound loop's windows spread ${noises.joinToString(", ")}"
-        if (c.previous == null || c.apart == null) {
+        val previous = c.previous
+        val apart = c.apart?.let(LiveMeasurement::percent)
+        if (previous == null || apart == null) {
             return "unstable across sittings: the last run ($ended) held no capacity for this row$spread; a rerun " +
                 "says whether this one holds"
         }
-        val apart = LiveMeasurement.percent(c.apart)
-        val then = "the last run's ${CapacitySearch.rateText(c.previous)} req/s ($ended)"
+        val then = "the last run's ${CapacitySearch.rateText(previous)} req/s ($ended)"
         if (!c.unstable) return "within $apart of $then"
         return "unstable across sittings: $apart apart from $then, more than ${LiveMeasurement.percent(LIMIT)}" +
             "$spread; plan with the lower"
@@ -90,22 +92,10 @@ class CapacityRerun(
             val args = o.putArray("arguments")
             arguments.forEach { args.add(it) }
             val properties = o.putObject("properties")
-            System.getProperties().stringPropertyNames().filter(::shapesTheRun).sorted()
+            System.getProperties().stringPropertyNames().filter(Launcher::shapesTheRun).sorted()
                 .forEach { properties.put(it, System.getProperty(it)) }
             return o
         }
-
-        /**
-         * Whether a property can change what a run measures: every `serverbench.*` one except those that only say where
-         * its output goes. scripts/bench names each run's log by its start (`serverbench.log`), so with it in the
-         * identity no two runs of a suite were ever the same question, and a rerun found no earlier run.
-         */
-        fun shapesTheRun(name: String): Boolean =
-            name.startsWith("serverbench.") && name !in OUTPUT_PROPERTIES && !name.startsWith("serverbench.internal.")
-
-        /** Where a run's log and files go: not the question it answers. */
-        private val OUTPUT_PROPERTIES =
-            setOf("serverbench.log", "serverbench.hyperfoil.out", "serverbench.hyperfoil.log")
 
         /** The last other `*-capacity.json` beside [out] to end (its `ended`) whose identity is [identity], or null. */
         fun find(out: File, identity: JsonNode, mapper: JsonMapper): CapacityRerun? {

@@ -216,12 +216,8 @@ class LiveCapacityFindings(private val out: PrintStream, private val err: PrintS
             val limit = LiveMeasurement.percent(CapacityRerun.LIMIT)
             val moved = values.indices.mapNotNull { v ->
                 compared(config, v)?.takeIf { it.unstable }?.let {
-                    values[v] + if (it.previous == null) {
-                        " held no capacity in the last run"
-                    } else {
-                        " moved more than " +
-                            "$limit since the last run"
-                    }
+                    val why = if (it.previous == null) "held no capacity in" else "moved more than $limit since"
+                    "${values[v]} $why the last run"
                 }
             }
             return when {

@@ -233,16 +233,21 @@ object Launcher {
             }
         }
 
+    /**
+     * Whether a system property can change what a run measures, so that forks get it and a rerun must match it: every
+     * `serverbench.*` one but the launcher's own internals and its log's path (scripts/bench names the log by the run's
+     * start time).
+     */
+    fun shapesTheRun(name: String): Boolean =
+        name.startsWith("serverbench.") && !name.startsWith("serverbench.internal.") && name != Console.LOG_PROPERTY
+
     fun options(cmd: Options, properties: Properties): Options {
         val builder = OptionsBuilder().parent(cmd)
         if (cmd.profilers.none { it.klass == LoadMetricsProfiler::class.java.name }) {
             builder.addProfiler(LoadMetricsProfiler::class.java)
         }
         val forwarded = properties.stringPropertyNames()
-            .filter {
-                it.startsWith("serverbench.") && !it.startsWith("serverbench.internal.") &&
-                    it != Console.LOG_PROPERTY
-            }
+            .filter(::shapesTheRun)
             .sorted()
             .map { "-D$it=${properties.getProperty(it)}" }
         val user = cmd.jvmArgsAppend.orElse(emptyList())
